@@ -1,0 +1,134 @@
+# nsmech — the one entry point: all, check, test, asan, prove, demo, bench, install, clean.
+#
+#   make            static and shared libraries in build/
+#   make check      set-up, unit + property tests, the same under ASan/UBSan, then proofs
+#   make demo       set-up, build and run the examples (CSV + PNG under build/demo/)
+#   make bench      benchmarks (timings printed, nothing asserted)
+#   make prove      Frama-C/WP over every source file; fails on any unproved goal
+#   make install    PREFIX=/usr/local: headers, libraries, nsmech.pc
+#
+# CC=clang works as well as the default gcc.
+
+CC      ?= gcc
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+
+BUILD   := build
+STAMP   := $(BUILD)/.deps-ok
+
+WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wpointer-arith -Wcast-qual -Wvla -pedantic
+OPT     ?= -O2
+CFLAGS  ?=
+NSM_CFLAGS := $(WARN) $(OPT) -fPIC -Iinclude $(CFLAGS)
+BLAS_LIBS  := -lopenblas
+MATH_LIBS  := -lm
+
+LIB_SRC := $(sort $(wildcard src/*/*.c))
+LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+LIB_A   := $(BUILD)/libnsmech.a
+LIB_SO  := $(BUILD)/libnsmech.so
+
+# Tests: every tests/test_*.c is one CUnit program; tests/support/*.c is linked into each.
+TEST_SRC     := $(sort $(wildcard tests/test_*.c))
+TEST_SUP     := $(sort $(wildcard tests/support/*.c))
+TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+ASAN_BIN     := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
+TEST_LIBS    := -lcunit -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
+ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+
+EXAMPLE_SRC  := $(sort $(wildcard examples/*.c))
+EXAMPLE_BIN  := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRC))
+BENCH_SRC    := $(sort $(wildcard bench/*.c))
+BENCH_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+
+# Single-threaded BLAS: deterministic results and honest per-call timings.
+export OPENBLAS_NUM_THREADS := 1
+
+.PHONY: all deps check test asan prove demo bench install uninstall clean examples
+
+all: $(LIB_A) $(LIB_SO)
+
+# Set-up: install the Debian packages the project uses, once per machine (stamp file).
+deps: $(STAMP)
+$(STAMP): scripts/deps.sh
+	@sh scripts/deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h include/nsmech/*.h) | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(NSM_CFLAGS) -c $< -o $@
+
+$(LIB_A): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libnsmech.so.0 -o $@ $^ $(BLAS_LIBS) $(MATH_LIBS)
+
+# --- tests --------------------------------------------------------------------------------
+$(BUILD)/tests/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(NSM_CFLAGS) -Itests/support $< $(TEST_SUP) $(LIB_A) $(TEST_LIBS) -o $@
+
+$(BUILD)/asan/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_SRC) \
+                 $(wildcard include/nsmech/*.h) | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -Itests/support $< $(TEST_SUP) $(LIB_SRC) \
+	    $(TEST_LIBS) -o $@
+
+test: $(TEST_BIN)
+	@sh scripts/run-tests.sh plain $(TEST_BIN)
+
+asan: $(ASAN_BIN)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    sh scripts/run-tests.sh sanitized $(ASAN_BIN)
+
+prove: | $(STAMP)
+	@sh proofs/prove.sh
+
+check: $(STAMP)
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory prove
+	@sh scripts/run-tests.sh summary
+
+# --- examples, demo, bench ----------------------------------------------------------------
+$(BUILD)/examples/%: examples/%.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(NSM_CFLAGS) $< $(LIB_A) $(BLAS_LIBS) $(MATH_LIBS) -o $@
+
+examples: $(EXAMPLE_BIN)
+
+demo: $(STAMP)
+	@$(MAKE) --no-print-directory all examples
+	@sh scripts/demo.sh $(EXAMPLE_BIN)
+
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(NSM_CFLAGS) -Ibench $< $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
+
+bench: $(STAMP)
+	@$(MAKE) --no-print-directory all $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# --- install ------------------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include/nsmech $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/nsmech.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/nsmech/*.h $(DESTDIR)$(PREFIX)/include/nsmech/
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libnsmech.so.$(VERSION)
+	ln -sf libnsmech.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libnsmech.so.0
+	ln -sf libnsmech.so.0 $(DESTDIR)$(PREFIX)/lib/libnsmech.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' scripts/nsmech.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/nsmech.pc
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/include/nsmech $(DESTDIR)$(PREFIX)/include/nsmech.h
+	rm -f $(DESTDIR)$(PREFIX)/lib/libnsmech.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/nsmech.pc
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/examples $(BUILD)/bench \
+	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results

@@ -1,0 +1,11 @@
+/*
+ * nsmech — formally specified nonsmooth mechanics for robot controllers.
+ * Umbrella header: includes every module header.
+ */
+#ifndef NSMECH_H
+#define NSMECH_H
+
+#include "nsmech/base.h"
+#include "nsmech/linalg.h"
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * ACSL logic shared by nsmech's contracts (seen only by Frama-C: the public headers include
+ * this file under __FRAMAC__). Doubles are read as reals under -wp-model real.
+ */
+#ifndef NSM_LOGIC_ACSL_H
+#define NSM_LOGIC_ACSL_H
+
+/*@
+  // Exact-real functional clauses go through IDEAL(...) in contracts: they hold in the real
+  // model only, and are switched off for IEEE-level tools (-DNSM_EVA, -DNSM_RUNTIME_CHECK).
+
+  // An m×n row-major block starting at A is readable / writable.
+  predicate valid_mat_r{L}(double *A, integer m, integer n) =
+      m * n == 0 || \valid_read(A + (0 .. m * n - 1));
+  predicate valid_mat{L}(double *A, integer m, integer n) =
+      m * n == 0 || \valid(A + (0 .. m * n - 1));
+
+  // Index arithmetic facts for dimensions bounded by NSM_MAX_DIM (1024).
+  predicate small_dim(integer n) = 0 <= n <= 1024;
+*/
+
+#endif

@@ -1,0 +1,39 @@
+#include <stdio.h>
+#include <CUnit/Basic.h>
+#include "harness.h"
+
+int nsm_add_suite(const char *name, CU_TestInfo *tests)
+{
+    CU_pSuite s = CU_add_suite(name, NULL, NULL);
+    if (s == NULL) {
+        return -1;
+    }
+    for (CU_TestInfo *t = tests; t->pName != NULL; t++) {
+        if (CU_add_test(s, t->pName, t->pTestFunc) == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int nsm_test_main(const char *name, nsm_register_fn reg)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS) {
+        fprintf(stderr, "%s: cannot initialise CUnit\n", name);
+        return 2;
+    }
+    if (reg() != 0) {
+        fprintf(stderr, "%s: cannot register tests: %s\n", name, CU_get_error_msg());
+        CU_cleanup_registry();
+        return 2;
+    }
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned run = CU_get_number_of_tests_run();
+    unsigned failed = CU_get_number_of_tests_failed();
+    unsigned afailed = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    printf("NSM-TESTS %s %u %u\n", name, run, failed);
+    fflush(stdout);
+    return (run > 0 && failed == 0 && afailed == 0) ? 0 : 1;
+}

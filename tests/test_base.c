@@ -1,0 +1,89 @@
+/* Tests of the base module: status names and argument validation. */
+#include <math.h>
+#include <string.h>
+#include "harness.h"
+#include "nsmech.h"
+
+static void test_status_names(void)
+{
+    CU_ASSERT_STRING_EQUAL(nsm_status_str(NSM_OK), "ok");
+    for (int s = 1; s < NSM_STATUS_COUNT; s++) {
+        const char *a = nsm_status_str((nsm_status)s);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT(strcmp(a, "unknown status") != 0);
+        for (int t = 0; t < s; t++) {
+            CU_ASSERT(strcmp(a, nsm_status_str((nsm_status)t)) != 0);
+        }
+    }
+    CU_ASSERT_STRING_EQUAL(nsm_status_str(NSM_STATUS_COUNT), "unknown status");
+    CU_ASSERT_STRING_EQUAL(nsm_status_str((nsm_status)-1), "unknown status");
+}
+
+static void test_all_finite(void)
+{
+    double x[4] = {1.0, -0.0, 1e308, -1e-310};
+    CU_ASSERT_EQUAL(nsm_all_finite(4, x), 1);
+    CU_ASSERT_EQUAL(nsm_all_finite(0, NULL), 1);
+    x[2] = NAN;
+    CU_ASSERT_EQUAL(nsm_all_finite(4, x), 0);
+    CU_ASSERT_EQUAL(nsm_all_finite(2, x), 1);
+    x[2] = INFINITY;
+    CU_ASSERT_EQUAL(nsm_all_finite(4, x), 0);
+    x[2] = -INFINITY;
+    CU_ASSERT_EQUAL(nsm_all_finite(4, x), 0);
+}
+
+static void test_check_input(void)
+{
+    double x[3] = {1.0, 2.0, 3.0};
+    CU_ASSERT_EQUAL(nsm_check_input(3, x), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_check_input(0, NULL), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_check_input(3, NULL), NSM_ERR_NULL);
+    x[1] = NAN;
+    CU_ASSERT_EQUAL(nsm_check_input(3, x), NSM_ERR_NOT_FINITE);
+}
+
+static void test_dims(void)
+{
+    CU_ASSERT_EQUAL(nsm_dim_ok(0), 0);
+    CU_ASSERT_EQUAL(nsm_dim_ok(1), 1);
+    CU_ASSERT_EQUAL(nsm_dim_ok(NSM_MAX_DIM), 1);
+    CU_ASSERT_EQUAL(nsm_dim_ok(NSM_MAX_DIM + 1), 0);
+    CU_ASSERT_EQUAL(nsm_dim0_ok(0), 1);
+    CU_ASSERT_EQUAL(nsm_dim0_ok(NSM_MAX_DIM + 1), 0);
+}
+
+static void test_symmetric(void)
+{
+    double A[9] = {2, 1, 0, 1, 3, -1, 0, -1, 4};
+    CU_ASSERT_EQUAL(nsm_is_symmetric(3, A, 0.0), 1);
+    A[5] = -1.0 + 1e-9;
+    CU_ASSERT_EQUAL(nsm_is_symmetric(3, A, 0.0), 0);
+    CU_ASSERT_EQUAL(nsm_is_symmetric(3, A, 1e-8), 1);
+    A[5] = NAN;
+    CU_ASSERT_EQUAL(nsm_is_symmetric(3, A, 1.0), 0);
+}
+
+static void test_overlap(void)
+{
+    double buf[10] = {0};
+    CU_ASSERT_EQUAL(nsm_overlap(buf, 5, buf + 5, 5), 0);
+    CU_ASSERT_EQUAL(nsm_overlap(buf, 6, buf + 5, 5), 1);
+    CU_ASSERT_EQUAL(nsm_overlap(buf + 5, 5, buf, 6), 1);
+    CU_ASSERT_EQUAL(nsm_overlap(buf, 10, buf + 3, 1), 1);
+    CU_ASSERT_EQUAL(nsm_overlap(buf, 0, buf, 10), 0);
+}
+
+static CU_TestInfo base_tests[] = {
+    {"status names are distinct and total", test_status_names},
+    {"all_finite detects NaN and infinities", test_all_finite},
+    {"check_input statuses", test_check_input},
+    {"dimension limits", test_dims},
+    {"symmetry test with tolerance", test_symmetric},
+    {"overlap of double ranges", test_overlap},
+    CU_TEST_INFO_NULL,
+};
+
+static int reg(void) { return nsm_add_suite("base", base_tests); }
+
+int main(void) { return nsm_test_main("test_base", reg); }
