@@ -7,5 +7,6 @@
 
 #include "nsmech/base.h"
 #include "nsmech/linalg.h"
+#include "nsmech/setvalued.h"
 
 #endif

@@ -1,0 +1,72 @@
+/* The set-valued Unit map (seed 002, eq. 3). */
+#include "nsmech/setvalued.h"
+#include "../nsm_math.h"
+
+nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which, double *u)
+{
+    if (which == NULL || v == NULL || u == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n)) {
+        return NSM_ERR_SIZE;
+    }
+    const double *uc = u;
+    if (uc != v && nsm_overlap(uc, n, v, n)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!(ztol >= 0.0) || !nsm_all_finite(1, &ztol)) {
+        return NSM_ERR_ARG;
+    }
+    if (!nsm_all_finite(n, v)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    /* Scale by the largest magnitude first so that the sum of squares neither overflows nor
+       underflows for finite input. */
+    double big = 0.0;
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant big >= 0;
+        loop assigns i, big;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        double a = fabs(v[i]);
+        if (a > big) {
+            big = a;
+        }
+    }
+    double norm = 0.0;
+    if (big > 0.0) {
+        double ss = 0.0;
+        /*@ loop invariant 0 <= i <= n;
+            loop invariant ss >= 0;
+            loop assigns i, ss;
+            loop variant n - i;
+         */
+        for (size_t i = 0; i < n; i++) {
+            double t = v[i] / big;
+            ss += t * t;
+        }
+        norm = big * sqrt(ss);
+    }
+    if (!(norm > ztol)) {
+        /*@ loop invariant 0 <= i <= n;
+            loop invariant \forall integer k; 0 <= k < i ==> u[k] == 0;
+            loop assigns i, u[0 .. n - 1];
+            loop variant n - i;
+         */
+        for (size_t i = 0; i < n; i++) {
+            u[i] = 0.0;
+        }
+        *which = NSM_UNIT_BALL;
+        return NSM_OK;
+    }
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, u[0 .. n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        u[i] = v[i] / norm;
+    }
+    *which = NSM_UNIT_DIRECTION;
+    return NSM_OK;
+}
