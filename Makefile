@@ -45,7 +45,7 @@ BENCH_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check test asan prove demo bench install uninstall clean examples
+.PHONY: all deps check compile-clang test asan prove demo bench install uninstall clean examples
 
 all: $(LIB_A) $(LIB_SO)
 
@@ -77,6 +77,14 @@ $(BUILD)/asan/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_SRC) 
 	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -Itests/support $< $(TEST_SUP) $(LIB_SRC) \
 	    $(TEST_LIBS) -o $@
 
+# The library must build warning-free with clang as well as gcc.
+compile-clang: | $(STAMP)
+	@mkdir -p $(BUILD)/clang
+	@for f in $(LIB_SRC); do \
+	    clang $(WARN) $(OPT) -Iinclude -c $$f -o $(BUILD)/clang/$$(echo $$f | tr / _).o || exit 1; \
+	done
+	@echo "compile-clang: $(words $(LIB_SRC)) files build warning-free with clang"
+
 test: $(TEST_BIN)
 	@sh scripts/run-tests.sh plain $(TEST_BIN)
 
@@ -89,6 +97,7 @@ prove: | $(STAMP)
 
 check: $(STAMP)
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory compile-clang
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory asan
 	@$(MAKE) --no-print-directory prove
@@ -131,4 +140,4 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/examples $(BUILD)/bench \
-	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results
+	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results
