@@ -8,5 +8,6 @@
 #include "nsmech/base.h"
 #include "nsmech/linalg.h"
 #include "nsmech/setvalued.h"
+#include "nsmech/check.h"
 
 #endif

@@ -4,7 +4,7 @@
 set -eu
 
 PKGS="make libopenblas-dev libcunit1-dev liblapacke-dev frama-c-base why3 z3 cvc4 \
-gnuplot-nox libcjson-dev pkg-config clang"
+gnuplot-nox libcjson-dev pkg-config clang python3"
 
 missing=""
 for p in $PKGS; do
