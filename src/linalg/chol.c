@@ -1,0 +1,232 @@
+/* Cholesky factorisation and solves (nsmech's own code, row-major, lower triangle). */
+#include "nsmech/linalg.h"
+#include "../nsm_math.h"
+
+/* a[0 .. len-1] · b[0 .. len-1]. */
+/*@ requires len: len <= NSM_MAX_DIM;
+    requires valid_a: \valid_read(a + (0 .. len - 1));
+    requires valid_b: \valid_read(b + (0 .. len - 1));
+    assigns \nothing;
+ */
+static double dot_n(size_t len, const double *a, const double *b)
+{
+    double s = 0.0;
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, s;
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        s += a[i] * b[i];
+    }
+    return s;
+}
+
+/* 1 if the lower triangle (diagonal included) of the n×n matrix A is finite, else 0. */
+/*@ requires dim: n <= NSM_MAX_DIM;
+    requires valid_A: \valid_read(A + (0 .. n*n - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int lower_finite(size_t n, const double *A)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert row: i*n + n <= n*n; */
+        if (!nsm_all_finite(i + 1u, A + i * n)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Column j of the factor: pivot, then the entries below it. Returns 0 on a bad pivot. */
+/*@ requires dim: 1 <= n <= NSM_MAX_DIM;
+    requires col: j < n;
+    requires valid_A: \valid(A + (0 .. n*n - 1));
+    assigns A[0 .. n*n - 1];
+    ensures \result == 0 || \result == 1;
+ */
+static int chol_column(size_t n, size_t j, double *A)
+{
+    /*@ assert rowj: j*n + n <= n*n; */
+    double *Lj = A + j * n;
+    double d = Lj[j] - dot_n(j, Lj, Lj);
+    /* A pivot that is not positive, or not finite (x - x != 0 for NaN and infinities). */
+    if (!(d > 0.0) || !(d - d == 0.0)) {
+        return 0;
+    }
+    double ljj = sqrt(d);
+    Lj[j] = ljj;
+    /*@ loop invariant j + 1 <= i <= n || (i == j + 1 && i > n);
+        loop assigns i, A[0 .. n*n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = j + 1u; i < n; i++) {
+        /*@ assert rowi: i*n + n <= n*n; */
+        double *Li = A + i * n;
+        Li[j] = (Li[j] - dot_n(j, Li, Lj)) / ljj;
+    }
+    return 1;
+}
+
+nsm_status nsm_chol_factor(size_t n, double *A)
+{
+    if (n > NSM_MAX_DIM) {
+        return NSM_ERR_SIZE;
+    }
+    if (n == 0u) {
+        return NSM_OK;
+    }
+    if (A == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!lower_finite(n, A)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    /*@ loop invariant 0 <= j <= n;
+        loop assigns j, A[0 .. n*n - 1];
+        loop variant n - j;
+     */
+    for (size_t j = 0; j < n; j++) {
+        if (!chol_column(n, j, A)) {
+            return NSM_ERR_NOT_SPD;
+        }
+    }
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, A[0 .. n*n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ loop invariant i + 1 <= j <= n || (j == i + 1 && j > n);
+            loop assigns j, A[0 .. n*n - 1];
+            loop variant n - j;
+         */
+        for (size_t j = i + 1u; j < n; j++) {
+            /*@ assert up: i*n + j < n*n; */
+            A[i * n + j] = 0.0;
+        }
+    }
+    return NSM_OK;
+}
+
+/* 1 if every diagonal entry of the n×n matrix L is positive, else 0. */
+/*@ requires dim: n <= NSM_MAX_DIM;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int diag_positive(size_t n, const double *L)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert d: i*n + i < n*n; */
+        if (!(L[i * n + i] > 0.0)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Forward substitution L·Y = B for the rows of B (n×nrhs), in place. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= nrhs <= NSM_MAX_DIM;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_B: \valid(B + (0 .. n*nrhs - 1));
+    assigns B[0 .. n*nrhs - 1];
+ */
+static void forward_subst(size_t n, size_t nrhs, const double *L, double *B)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, B[0 .. n*nrhs - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert rowL: i*n + n <= n*n; */
+        /*@ assert rowB: i*nrhs + nrhs <= n*nrhs; */
+        double lii = L[i * n + i];
+        /*@ loop invariant 0 <= r <= nrhs;
+            loop assigns r, B[0 .. n*nrhs - 1];
+            loop variant nrhs - r;
+         */
+        for (size_t r = 0; r < nrhs; r++) {
+            double s = B[i * nrhs + r];
+            /*@ loop invariant 0 <= k <= i;
+                loop assigns k, s;
+                loop variant i - k;
+             */
+            for (size_t k = 0; k < i; k++) {
+                /*@ assert kr: k*nrhs + r < n*nrhs; */
+                s -= L[i * n + k] * B[k * nrhs + r];
+            }
+            B[i * nrhs + r] = s / lii;
+        }
+    }
+}
+
+/* Back substitution Lᵀ·X = Y for the rows of B (n×nrhs), in place. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= nrhs <= NSM_MAX_DIM;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_B: \valid(B + (0 .. n*nrhs - 1));
+    assigns B[0 .. n*nrhs - 1];
+ */
+static void back_subst(size_t n, size_t nrhs, const double *L, double *B)
+{
+    /*@ loop invariant 0 <= t <= n;
+        loop assigns t, B[0 .. n*nrhs - 1];
+        loop variant n - t;
+     */
+    for (size_t t = 0; t < n; t++) {
+        size_t i = n - 1u - t;
+        /*@ assert rowB: i*nrhs + nrhs <= n*nrhs; */
+        /*@ assert dL: i*n + i < n*n; */
+        double lii = L[i * n + i];
+        /*@ loop invariant 0 <= r <= nrhs;
+            loop assigns r, B[0 .. n*nrhs - 1];
+            loop variant nrhs - r;
+         */
+        for (size_t r = 0; r < nrhs; r++) {
+            double s = B[i * nrhs + r];
+            /*@ loop invariant i + 1 <= k <= n;
+                loop assigns k, s;
+                loop variant n - k;
+             */
+            for (size_t k = i + 1u; k < n; k++) {
+                /*@ assert kL: k*n + i < n*n; */
+                /*@ assert kr: k*nrhs + r < n*nrhs; */
+                s -= L[k * n + i] * B[k * nrhs + r];
+            }
+            B[i * nrhs + r] = s / lii;
+        }
+    }
+}
+
+nsm_status nsm_chol_solve(size_t n, size_t nrhs, const double *L, double *B)
+{
+    if (n > NSM_MAX_DIM || nrhs > NSM_MAX_DIM) {
+        return NSM_ERR_SIZE;
+    }
+    if ((n > 0u && L == NULL) || (n > 0u && nrhs > 0u && B == NULL)) {
+        return NSM_ERR_NULL;
+    }
+    if (n == 0u || nrhs == 0u) {
+        return NSM_OK;
+    }
+    const double *Bc = B;
+    if (nsm_overlap(Bc, n * nrhs, L, n * n)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!lower_finite(n, L) || !nsm_all_finite(n * nrhs, B)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    if (!diag_positive(n, L)) {
+        return NSM_ERR_NOT_SPD;
+    }
+    forward_subst(n, nrhs, L, B);
+    back_subst(n, nrhs, L, B);
+    return NSM_OK;
+}
