@@ -9,5 +9,6 @@
 #include "nsmech/linalg.h"
 #include "nsmech/setvalued.h"
 #include "nsmech/check.h"
+#include "nsmech/contact.h"
 
 #endif

@@ -58,6 +58,106 @@ typedef enum nsm_unit_case {
  */
 nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which, double *u);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Coulomb friction cone                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+/*
+ * For a contact with tangent dimension d (1 = planar, 2 = spatial) and friction coefficient
+ * mu >= 0, the cone is
+ *     K_mu = { (lambda_n, lambda_t) in R x R^d : lambda_n >= 0, ||lambda_t||_2 <= mu*lambda_n }.
+ * For mu > 0 the condition lambda_n >= 0 is implied; for mu = 0 (frictionless) K_0 is the ray
+ * { lambda_t = 0, lambda_n >= 0 }. Tangent vectors are passed as arrays of d doubles.
+ *
+ * Functional clauses below are stated in the exact-real model of the proofs (doubles read as
+ * reals); the IEEE behaviour is established by the tests.
+ */
+
+/*@ // Squared Euclidean norm of a tangent vector of dimension d (1 or 2).
+    logic real nsm_tsq{L}(integer d, double *t) = d == 1 ? t[0] * t[0] : t[0] * t[0] + t[1] * t[1];
+
+    // Membership with tolerance tol >= 0, written without a square root:
+    //   lambda_n >= -tol  and  ||lambda_t|| <= mu*lambda_n + tol.
+    predicate nsm_in_cone_tol{L}(integer d, real mu, real tol, real ln, double *t) =
+        ln >= -tol && mu * ln + tol >= 0 &&
+        nsm_tsq{L}(d, t) <= (mu * ln + tol) * (mu * ln + tol);
+ */
+
+/**
+ * Membership of (ln, lt) in the friction cone with tolerance:
+ *     *inside = 1  iff  ln >= -tol  and  ||lt||_2 <= mu*ln + tol,   else *inside = 0.
+ * With tol = 0 this is exact membership in K_mu. The comparison of norms is done on scaled
+ * values, so it neither overflows nor underflows for finite input.
+ * Errors (nothing written): NSM_ERR_NULL (lt or inside NULL), NSM_ERR_SIZE (d not 1 or 2),
+ * NSM_ERR_ARG (mu < 0, tol < 0, or either not finite), NSM_ERR_NOT_FINITE (ln or lt has
+ * NaN/Inf).
+ */
+/*@ requires valid_lt: lt == \null || (d != 1 && d != 2) || \valid_read(lt + (0 .. d - 1));
+    requires valid_inside: inside == \null || \valid(inside);
+    requires sep: inside == \null || lt == \null || (d != 1 && d != 2) ||
+                  \separated(inside, lt + (0 .. d - 1));
+    assigns *inside;
+    behavior null_arg:
+      assumes lt == \null || inside == \null;
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes lt != \null && inside != \null && d != 1 && d != 2;
+      assigns \nothing;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes lt != \null && inside != \null && (d == 1 || d == 2);
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_NOT_FINITE;
+      ensures boolean: \result == NSM_OK ==> (*inside == 0 || *inside == 1);
+      ensures exact: \result == NSM_OK ==>
+                       (*inside == 1 <==> nsm_in_cone_tol(d, mu, tol, ln, lt));
+      ensures unchanged: \result != NSM_OK ==> *inside == \old(*inside);
+    complete behaviors;
+    disjoint behaviors;
+ */
+nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, double tol,
+                             int *inside);
+
+/**
+ * Euclidean projection of (ln, lt) onto K_mu, in closed form. With a = ||lt||_2:
+ *  - a <= mu*ln (inside):              (pn, pt) = (ln, lt);
+ *  - mu*a <= -ln (in the polar cone):  (pn, pt) = (0, 0);
+ *  - otherwise:  pn = (ln + mu*a)/(1 + mu^2),  pt = mu*pn * lt/a.
+ * For mu = 0 this is (max(ln, 0), 0). pt may be lt itself (in place) but may not partly
+ * overlap it; pn may not overlap lt or pt.
+ * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (d not 1 or 2), NSM_ERR_ARG (mu < 0 or
+ * not finite), NSM_ERR_NOT_FINITE (ln or lt has NaN/Inf), NSM_ERR_ALIAS.
+ */
+/*@ requires valid_lt: lt == \null || (d != 1 && d != 2) || \valid_read(lt + (0 .. d - 1));
+    requires valid_pt: pt == \null || (d != 1 && d != 2) || \valid(pt + (0 .. d - 1));
+    requires valid_pn: pn == \null || \valid(pn);
+    requires sep_pn: pn == \null || pt == \null || (d != 1 && d != 2) ||
+                     \separated(pn, pt + (0 .. d - 1));
+    requires sep_pn_lt: pn == \null || lt == \null || (d != 1 && d != 2) ||
+                        \separated(pn, lt + (0 .. d - 1));
+    assigns *pn, pt[0 .. d - 1];
+    behavior null_arg:
+      assumes lt == \null || pn == \null || pt == \null;
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes lt != \null && pn != \null && pt != \null && d != 1 && d != 2;
+      assigns \nothing;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes lt != \null && pn != \null && pt != \null && (d == 1 || d == 2);
+      assigns *pn, pt[0 .. d - 1];
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_ALIAS;
+      ensures in_cone: \result == NSM_OK ==> nsm_in_cone_tol(d, mu, 0.0, *pn, pt);
+      ensures fixed: \result == NSM_OK && nsm_in_cone_tol{Pre}(d, mu, 0.0, ln, lt) ==>
+                       *pn == ln && \forall integer i; 0 <= i < d ==> pt[i] == \old(lt[i]);
+    complete behaviors;
+    disjoint behaviors;
+ */
+nsm_status nsm_cone_project(size_t d, double mu, double ln, const double *lt, double *pn,
+                            double *pt);
+
 #ifdef __cplusplus
 }
 #endif

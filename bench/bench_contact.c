@@ -1,0 +1,184 @@
+/*
+ * Timings of the contact module: single-contact planar Routh resolutions per second, outcome-
+ * set runs per second on the box-wall example, and the slack s/bound of the a priori bound on
+ * random multi-contact problems (each policy). Nothing is asserted. Prints a table and the
+ * lines 'routh_planar_per_s <number>' and 'boxwall_samples_per_s <number>' for scripts.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "nsmech.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Deterministic pseudo-random numbers in [0, 1). */
+static double rnd(unsigned long *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    *s &= 0xfffffffful;
+    return (double)(*s) / 4294967296.0;
+}
+
+#define NPROB 1024
+
+static double bench_routh(void)
+{
+    static double W[NPROB][4], u[NPROB][2], mu[NPROB];
+    unsigned long s = 12345;
+    for (int k = 0; k < NPROB; k++) {
+        double a = exp(3 * rnd(&s) - 1.5), c = exp(3 * rnd(&s) - 1.5);
+        double rho = 1.9 * rnd(&s) - 0.95;
+        W[k][0] = a;
+        W[k][3] = c;
+        W[k][1] = W[k][2] = rho * sqrt(a * c);
+        u[k][0] = 2 * rnd(&s) - 1;
+        u[k][1] = -rnd(&s) - 0.05;
+        mu[k] = 1.5 * rnd(&s);
+    }
+    nsm_routh_result r;
+    double sink = 0.0;
+    long count = 0;
+    double t0 = now(), t1 = t0;
+    while (t1 - t0 < 0.5) {
+        for (int k = 0; k < NPROB; k++) {
+            if (nsm_routh_planar(W[k], u[k], mu[k], 0.0, &r) == NSM_OK) {
+                sink += r.p_n;
+            }
+        }
+        count += NPROB;
+        t1 = now();
+    }
+    if (sink < 0) {
+        printf("impossible\n");
+    }
+    return (double)count / (t1 - t0);
+}
+
+static double work[8192];
+
+static double bench_boxwall(size_t nsamples, size_t steps, double *acc_frac)
+{
+    const double pi = 3.14159265358979323846;
+    double th = 10.0 * pi / 180.0, c = cos(th), s = sin(th);
+    double fx = -0.5 * c + 0.5 * s, fy = -0.5 * s - 0.5 * c;
+    double wx = 0.5 * c + 0.5 * s, wy = 0.5 * s - 0.5 * c;
+    double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1.0 / 6.0};
+    double Jn[6] = {0, 1, fx, -1, 0, wy}, Jt[6] = {1, 0, -fy, 0, 1, wx};
+    double mu[2] = {1, 1}, vm[3] = {1, 0, 0};
+    static double vplus[3 * 2100];
+    static nsm_status status[2100];
+    static nsm_policy_kind kind[2100];
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = steps;
+    size_t nruns = 0, acc = 0;
+    double t0 = now();
+    nsm_status st = nsm_outcome_set(3, 2, M, Jn, Jt, mu, vm, &opts, nsamples, 7u, 20u, 2100,
+                                    vplus, status, kind, &nruns, &acc, work,
+                                    nsm_impact_work(3, 2) + 4);
+    double t1 = now();
+    if (st != NSM_OK) {
+        printf("boxwall outcome set failed: %s\n", nsm_status_str(st));
+        return 0.0;
+    }
+    *acc_frac = (double)acc / (double)nruns;
+    return (double)nruns / (t1 - t0);
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Slack s/bound over random problems: n in [2, 8], m in [1, n/2], M = D + B B^T. */
+static void bench_slack(nsm_policy_kind kind, const char *name)
+{
+    enum { NCASE = 400 };
+    static double slack[NCASE];
+    size_t ns = 0, nb = 0;
+    unsigned long s = 777 + (unsigned long)kind;
+    double tsum = 0.0;
+    for (int k = 0; k < NCASE; k++) {
+        size_t n = 2 + (size_t)(7 * rnd(&s));
+        size_t m = 1 + (size_t)((double)(n / 2) * rnd(&s));
+        double M[64], B[64], Jn[32], Jt[32], mu[4], vm[8], vp[8], L[8];
+        for (size_t i = 0; i < n * n; i++) {
+            B[i] = 2 * rnd(&s) - 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            for (size_t j = 0; j < n; j++) {
+                double acc = i == j ? 0.5 : 0.0;
+                for (size_t q = 0; q < n; q++) {
+                    acc += B[i * n + q] * B[j * n + q];
+                }
+                M[i * n + j] = acc;
+            }
+        }
+        for (size_t i = 0; i < m * n; i++) {
+            Jn[i] = 2 * rnd(&s) - 1;
+            Jt[i] = 2 * rnd(&s) - 1;
+        }
+        for (size_t c = 0; c < m; c++) {
+            mu[c] = 1.2 * rnd(&s);
+        }
+        for (size_t i = 0; i < n; i++) {
+            vm[i] = 2 * rnd(&s) - 1;
+        }
+        size_t order[4] = {0, 1, 2, 3};
+        double ratios[4] = {1, 2, 3, 4};
+        nsm_impact_policy pol = {kind, order, ratios, (unsigned long)k, 5};
+        nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+        opts.steps = 500;
+        nsm_impact_info info;
+        double t0 = now();
+        nsm_status st = nsm_impact_solve(n, m, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
+                                         work, nsm_impact_work(n, m));
+        tsum += now() - t0;
+        if (st == NSM_OK && info.s > 0.0) {
+            slack[ns++] = info.s / info.bound;
+        } else if (st == NSM_ERR_NO_BOUND) {
+            nb++;
+        }
+    }
+    qsort(slack, ns, sizeof slack[0], cmp);
+    if (ns == 0) {
+        printf("%-13s no impacts\n", name);
+        return;
+    }
+    printf("%-13s %6zu %9.2e %9.2e %9.2e %9.2e %9.2e %7zu %9.1f\n", name, ns, slack[0],
+           slack[ns / 10], slack[ns / 2], slack[(9 * ns) / 10], slack[ns - 1], nb,
+           1e6 * tsum / NCASE);
+}
+
+int main(void)
+{
+    double rps = bench_routh();
+    double acc = 0.0;
+    double bps = bench_boxwall(2000, 2000, &acc);
+    double acc500 = 0.0;
+    double bps500 = bench_boxwall(2000, 500, &acc500);
+    printf("%-34s %14s\n", "benchmark", "value");
+    printf("%-34s %14.0f\n", "routh planar resolutions / s", rps);
+    printf("%-34s %14.0f  (accepted %.3f)\n", "boxwall outcome runs / s (steps 2000)", bps, acc);
+    printf("%-34s %14.0f  (accepted %.3f)\n", "boxwall outcome runs / s (steps 500)", bps500,
+           acc500);
+    printf("\nslack s/bound on 400 random problems per policy (n 2..8, m 1..n/2, steps 500)\n");
+    printf("%-13s %6s %9s %9s %9s %9s %9s %7s %9s\n", "policy", "impacts", "min", "p10",
+           "median", "p90", "max", "nobound", "us/solve");
+    bench_slack(NSM_POLICY_SEQUENTIAL, "sequential");
+    bench_slack(NSM_POLICY_SIMULTANEOUS, "simultaneous");
+    bench_slack(NSM_POLICY_SAMPLED, "sampled");
+    printf("routh_planar_per_s %.0f\n", rps);
+    printf("boxwall_samples_per_s %.0f\n", bps);
+    return 0;
+}

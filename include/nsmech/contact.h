@@ -1,0 +1,406 @@
+/*
+ * nsmech/contact.h — frictional impacts with zero restitution: Routh's method for one contact,
+ * and its a priori bound on the normal impulse (Lemma 2).
+ *
+ * Impulse space of one contact: u = (u_t, u_n) = J v are the contact velocities (tangent first),
+ * W = J M^-1 J^T (2×2, row-major, order (t, n)) the Delassus matrix, and an impulse
+ * p = (p_t, p_n) changes them to u0 + W p. The impact compresses while u_n < 0; friction obeys
+ * Coulomb's law p_t' in -mu Unit(u_t) per unit of p_n (math.md, Part 2).
+ *
+ * Functional clauses are stated in the exact-real model of the proofs (doubles read as reals);
+ * the IEEE behaviour is established by the tests.
+ */
+#ifndef NSMECH_CONTACT_H
+#define NSMECH_CONTACT_H
+
+#include <stddef.h>
+#include "nsmech/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A phase of a single-contact impact. */
+typedef enum nsm_routh_phase {
+    NSM_PHASE_SLIP_POS = 0,    /**< slipping with u_t > 0; p_t' = -mu */
+    NSM_PHASE_SLIP_NEG = 1,    /**< slipping with u_t < 0; p_t' = +mu */
+    NSM_PHASE_STICK = 2,       /**< sticking, u_t = 0; p_t' = -W_tn/W_tt (|p_t'| <= mu) */
+    NSM_PHASE_FRICTIONLESS = 3 /**< mu = 0: p_t' = 0 */
+} nsm_routh_phase;
+
+/** Most phases an exact planar resolution takes (slip, then stick or reversed slip). */
+#define NSM_ROUTH_MAX_PHASES 3u
+
+/** Result of nsm_routh_planar. */
+typedef struct nsm_routh_result {
+    double p_t;                                /**< tangential impulse */
+    double p_n;                                /**< normal impulse (>= 0) */
+    double u_t;                                /**< post-impact tangential velocity */
+    double u_n;                                /**< post-impact normal velocity (0 after an impact) */
+    size_t nphases;                            /**< phases taken (0 when u0 is not penetrating) */
+    nsm_routh_phase phase[NSM_ROUTH_MAX_PHASES]; /**< the phases, in order */
+    double phase_end[NSM_ROUTH_MAX_PHASES];    /**< p_n at the end of each phase */
+    int painleve;  /**< 1 if a slip phase had normal rate <= 0 (u_n cannot end it: continued) */
+} nsm_routh_result;
+
+/** Relative tolerance on the symmetry of a 2×2 Delassus matrix: |W_tn - W_nt| must be at most
+    NSM_ROUTH_SYM_RTOL·(W_tt + W_nn); the mean of the two is used. */
+#define NSM_ROUTH_SYM_RTOL 1e-12
+
+/**
+ * Routh's method for one planar contact (d = 1), zero restitution, resolved exactly by events.
+ * W (2×2, order (t, n), symmetric positive definite), u0 = (u_t, u_n) before impact, mu >= 0,
+ * ztol >= 0: |u_t| <= ztol counts as rest (stick test) at the start.
+ *
+ * Branches: slip throughout; slip then stick (mu·W_tt >= |W_tn|); slip then reversed slip in
+ * direction sign(W_tn) (mu·W_tt < |W_tn|); stick from rest; reversal from rest; frictionless
+ * (mu = 0: one phase, p_n = -u_n/W_nn). A slip phase whose normal rate W_nn - mu·s·W_tn is not
+ * positive (Painlevé configuration) cannot end by u_n reaching 0: it continues until slip stops,
+ * which always happens for SPD W, and res->painleve is set.
+ * If u_n >= 0 (not penetrating), the documented trivial answer: p = 0, u = u0, nphases = 0.
+ *
+ * Errors (res not written): NSM_ERR_NULL, NSM_ERR_ARG (mu or ztol negative or not finite),
+ * NSM_ERR_NOT_FINITE (W or u0), NSM_ERR_NOT_SPD (W not symmetric, see NSM_ROUTH_SYM_RTOL, or
+ * not positive definite), NSM_ERR_NO_CONVERGENCE (rounding made a phase with no event, only
+ * possible for W near singular).
+ */
+/*@ requires valid_W: W == \null || \valid_read(W + (0 .. 3));
+    requires valid_u0: u0 == \null || \valid_read(u0 + (0 .. 1));
+    requires valid_res: res == \null || \valid(res);
+    requires sep: res == \null || W == \null || u0 == \null ||
+                  (\separated(res, W + (0 .. 3)) && \separated(res, u0 + (0 .. 1)));
+    assigns *res;
+    behavior null_arg:
+      assumes W == \null || u0 == \null || res == \null;
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior valid_args:
+      assumes W != \null && u0 != \null && res != \null;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
+                      \result == NSM_ERR_NO_CONVERGENCE;
+      ensures phases: \result == NSM_OK ==> res->nphases <= NSM_ROUTH_MAX_PHASES;
+      ensures trivial: \result == NSM_OK && u0[1] >= 0 ==>
+                         res->nphases == 0 && res->p_n == 0 && res->p_t == 0;
+      ensures impulse_n: \result == NSM_OK ==> res->p_n >= 0;
+      ensures in_cone: \result == NSM_OK ==> -mu * res->p_n <= res->p_t <= mu * res->p_n;
+      ensures compressed: \result == NSM_OK && u0[1] < 0 ==> res->u_n == 0;
+    complete behaviors;
+    disjoint behaviors;
+ */
+nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double ztol,
+                            nsm_routh_result *res);
+
+/**
+ * A priori bound on the normal impulse of one contact (Lemma 2), in impulse space:
+ *     p_n <= sqrt(u0^T W^-1 u0) / (sqrt(lambda_min(W)) · min(mu, 1))      (mu > 0),
+ *     p_n  = -u_n / W_nn exactly                                          (mu = 0),
+ * multiplied by (1 + NSM_BOUND_RTOL) to absorb rounding. If u_n >= 0 the bound is 0.
+ * Errors (*bound not written): as nsm_routh_planar (NSM_ERR_NULL, NSM_ERR_ARG for mu,
+ * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD).
+ */
+/*@ requires valid_W: W == \null || \valid_read(W + (0 .. 3));
+    requires valid_u0: u0 == \null || \valid_read(u0 + (0 .. 1));
+    requires valid_bound: bound == \null || \valid(bound);
+    requires sep: bound == \null || W == \null || u0 == \null ||
+                  (\separated(bound, W + (0 .. 3)) && \separated(bound, u0 + (0 .. 1)));
+    assigns *bound;
+    behavior null_arg:
+      assumes W == \null || u0 == \null || bound == \null;
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior valid_args:
+      assumes W != \null && u0 != \null && bound != \null;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD;
+      ensures nonneg: \result == NSM_OK ==> *bound >= 0;
+    complete behaviors;
+    disjoint behaviors;
+ */
+nsm_status nsm_routh_bound(const double *W, const double *u0, double mu, double *bound);
+
+/** Relative safety margin applied to every a priori bound (rounding of its evaluation). */
+#define NSM_BOUND_RTOL 1e-9
+
+/* ------------------------------------------------------------------------------------------ */
+/* Several contacts: the differential inclusion (math.md, eqs. 15-18), planar contacts (d = 1) */
+/* ------------------------------------------------------------------------------------------ */
+/*
+ * Problem data: n generalized velocities, m contacts; M (n×n, SPD), Jn (m×n: row c is J_n,c),
+ * Jt (m×n: row c is J_t,c, d = 1), mu (m friction coefficients >= 0), v_minus (n).
+ * Contact velocities and impulses are stored per contact as (t, n) pairs: u[2c] = J_t,c v,
+ * u[2c + 1] = J_n,c v; the impulse Lambda has the same layout (2m entries).
+ *
+ * The integrator works in impulse space with the Delassus matrix W = J M^-1 J^T (2m×2m, from
+ * linalg's Cholesky). Along the impulse s (accumulated normal impulse) it chooses weights
+ * w_c >= 0, sum w_c = 1, on the penetrating contacts (u_n,c < -ntol) by the policy; friction
+ * per contact follows Routh's rule (slip: -mu·sign(u_t); at rest: stick at rate -W_tn/W_tt of
+ * the contact's own block if mu·W_tt >= |W_tn|, else slip in direction sign(W_tn)). Each step
+ * is a straight segment of length min(h, next event), events being a penetrating contact
+ * reaching u_n = 0 or a slipping one reaching u_t = 0, so every step is an exact piece of a
+ * solution for the chosen weights; events closer than hmin = h/NSM_IMPACT_MIN_STEP_RATIO are
+ * stepped over (segment hmin), which bounds the number of steps even where events accumulate
+ * (Zeno-like alternation of sequential impacts). It stops when no contact penetrates.
+ *
+ * Termination bound, computed before integrating:
+ *   m = 1: Lemma 2 (nsm_routh_bound);
+ *   m > 1: s <= 2‖v_-‖_M / gamma, gamma = min ‖J^T Lambda‖_{M^-1} over the slice of the product
+ *          of friction cones with sum Lambda_n = 1; a certified lower bound on gamma comes from
+ *          Frank–Wolfe on min Lambda^T W Lambda over the slice (f(Lambda_k) - duality gap_k is a
+ *          lower bound on the minimum, exactly, in real arithmetic).
+ * Both are multiplied by 1 + NSM_BOUND_RTOL. The step is h = bound/opts.steps; every segment
+ * adds at least hmin to s, so at most step_cap = opts.steps·NSM_IMPACT_MIN_STEP_RATIO + 1
+ * steps fit under the bound: that cap bounds the loop.
+ * If s exceeds the bound: NSM_ERR_BOUND. If no positive lower bound on gamma is certified
+ * (gamma = 0: contacts can wedge): the documented fallback is to integrate with
+ * h = s_ref/opts.steps, s_ref = sum over penetrating contacts of -u_n,c/W_nn,c (their
+ * frictionless impulses), for at most opts.fallback_steps steps; the outputs are written and
+ * NSM_ERR_NO_BOUND is returned (info->terminated says whether the impact ended).
+ */
+
+/** Ratio h/hmin of the full step to the shortest segment. */
+#define NSM_IMPACT_MIN_STEP_RATIO 1000u
+
+/** Selection policy of the multi-contact integrator. */
+typedef enum nsm_policy_kind {
+    NSM_POLICY_SEQUENTIAL = 0,   /**< one contact at a time: the first penetrating contact of
+                                      `order` is resolved until u_n = 0, then the next */
+    NSM_POLICY_SIMULTANEOUS = 1, /**< weights proportional to `ratios` on penetrating contacts */
+    NSM_POLICY_SAMPLED = 2       /**< pseudo-random weights from `seed`, held for `hold` steps */
+} nsm_policy_kind;
+
+/** Largest seed state of the in-library generator (Park–Miller, modulus 2^31 - 1). */
+#define NSM_PRNG_MOD 2147483647u
+
+/** A selection policy. Unused fields may be anything (pointers may be NULL). */
+typedef struct nsm_impact_policy {
+    nsm_policy_kind kind;
+    const size_t *order;  /**< SEQUENTIAL: a permutation of 0 .. m-1 */
+    const double *ratios; /**< SIMULTANEOUS: m positive finite ratios */
+    unsigned long seed;   /**< SAMPLED: the weight history is a function of the seed only */
+    size_t hold;          /**< SAMPLED: steps a drawn weight vector is kept (>= 1) */
+} nsm_impact_policy;
+
+/** Options; NSM_IMPACT_OPTS_DEFAULT gives the documented defaults. */
+typedef struct nsm_impact_opts {
+    size_t steps;          /**< full steps across the bound (h = bound/steps), 1 .. 10^6 */
+    double ztol;           /**< |u_t| <= ztol counts as rest (>= 0) */
+    double ntol;           /**< a contact penetrates when u_n < -ntol (>= 0) */
+    double vtol;           /**< final check: J_n,c v_+ >= -vtol·(1 + max_c |J_n,c v_-|) */
+    size_t fw_iters;       /**< Frank–Wolfe iterations for gamma (m > 1), 1 .. 10^6 */
+    size_t fallback_steps; /**< step cap when no bound exists, 1 .. 10^8 */
+} nsm_impact_opts;
+
+/** Defaults: 2000 steps, ztol 1e-12, ntol 1e-12, vtol 1e-9, 5000 FW iterations, 10^6 fallback. */
+#define NSM_IMPACT_OPTS_DEFAULT {2000u, 1e-12, 1e-12, 1e-9, 5000u, 1000000u}
+
+/** What the integrator did. */
+typedef struct nsm_impact_info {
+    double s;            /**< total normal impulse sum_c Lambda_n,c */
+    double bound;        /**< a priori bound on s (0 when none) */
+    double gamma_lb;     /**< certified lower bound on gamma (m > 1; 0 when m = 1 or none) */
+    double fw_gap;       /**< last Frank–Wolfe duality gap (m > 1) */
+    double energy_minus; /**< ½ v_-^T M v_- */
+    double energy_plus;  /**< ½ v_+^T M v_+ */
+    double check_tol;    /**< tolerance of the final check J_n,c v_+ >= -check_tol */
+    size_t steps;        /**< steps taken */
+    size_t step_cap;     /**< cap on the steps (from the bound, or the fallback) */
+    size_t forced;       /**< segments lengthened to hmin (events stepped over) */
+    int has_bound;       /**< 1 if the bound was certified */
+    int terminated;      /**< 1 if no contact is left penetrating */
+} nsm_impact_info;
+
+/** Workspace (doubles) for nsm_impact_solve: n² + 4mn + 4m² + 18m + n. 0 if n or m is 0,
+    n > NSM_MAX_DIM, 2m > NSM_MAX_DIM, or the workspace would exceed NSM_MAX_DIM² doubles
+    (nsm_impact_solve then returns NSM_ERR_SIZE). */
+/*@ logic integer nsm_impact_need(integer n, integer m) =
+        n * n + 4 * m * n + 4 * m * m + 18 * m + n;
+ */
+/*@ assigns \nothing;
+    ensures fits: \result <= NSM_MAX_DIM * NSM_MAX_DIM;
+    ensures value: \result == 0 ||
+              (1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM &&
+               \result == nsm_impact_need(n, m));
+    ensures exact: 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM &&
+                   nsm_impact_need(n, m) <= NSM_MAX_DIM * NSM_MAX_DIM ==>
+                   \result == nsm_impact_need(n, m);
+    ensures sizes: !(1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM) ==> \result == 0;
+ */
+size_t nsm_impact_work(size_t n, size_t m);
+
+/**
+ * Integrates the impact with the given policy. On NSM_OK: v_plus (n) is the post-impact
+ * velocity, Lambda (2m, (t, n) per contact) the impulses (each in its friction cone), *info
+ * filled; every contact has J_n,c v_plus >= -info->check_tol (checked on v_plus as returned).
+ * If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus = v_minus, Lambda = 0,
+ * s = 0 (the trivial answer), NSM_OK.
+ * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, m, or workspace beyond NSM_MAX_DIM²), NSM_ERR_ARG (options, policy, mu < 0),
+ * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not symmetric or not positive definite),
+ * NSM_ERR_ALIAS (outputs overlap inputs, each other or work), NSM_ERR_WORKSPACE — nothing
+ * written but work; NSM_ERR_BOUND (s exceeded the bound), NSM_ERR_NO_CONVERGENCE (step cap
+ * reached, or the final check failed) — info written; NSM_ERR_NO_BOUND — see above.
+ */
+/*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
+    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
+                       \valid_read(Jn + (0 .. m*n - 1));
+    requires valid_Jt: Jt == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
+                       \valid_read(Jt + (0 .. m*n - 1));
+    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
+    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
+    requires valid_pol: pol == \null || \valid_read(pol);
+    requires valid_pol_order: pol == \null || pol->kind != NSM_POLICY_SEQUENTIAL ||
+                              pol->order == \null || m > NSM_MAX_DIM ||
+                              \valid_read(pol->order + (0 .. m - 1));
+    requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
+                               pol->ratios == \null || m > NSM_MAX_DIM ||
+                               \valid_read(pol->ratios + (0 .. m - 1));
+    requires valid_opts: opts == \null || \valid_read(opts);
+    requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
+    requires valid_L: Lambda == \null || m > NSM_MAX_DIM || \valid(Lambda + (0 .. 2*m - 1));
+    requires valid_info: info == \null || \valid(info);
+    requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
+    requires sep_info: info == \null || ((v_plus == \null || n > NSM_MAX_DIM ||
+                         \separated(info, v_plus + (0 .. n - 1))) &&
+                         (Lambda == \null || m > NSM_MAX_DIM ||
+                         \separated(info, Lambda + (0 .. 2*m - 1))) &&
+                         (work == \null || lwork == 0 || \separated(info, work + (0 .. lwork - 1))) &&
+                         (pol == \null || \separated(info, pol)) &&
+                         (opts == \null || \separated(info, opts)));
+    assigns *info, v_plus[0 .. n - 1], Lambda[0 .. 2*m - 1], work[0 .. lwork - 1];
+    behavior null_arg:
+      assumes M == \null || Jn == \null || Jt == \null || mu == \null || v_minus == \null ||
+              pol == \null || opts == \null || v_plus == \null || Lambda == \null ||
+              info == \null || work == \null;
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
+              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              info != \null && work != \null;
+      assumes n == 0 || n > NSM_MAX_DIM || m == 0 || 2 * m > NSM_MAX_DIM;
+      assigns \nothing;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
+              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              info != \null && work != \null;
+      assumes 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
+      ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
+    complete behaviors;
+    disjoint behaviors;
+ */
+nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *Jn,
+                            const double *Jt, const double *mu, const double *v_minus,
+                            const nsm_impact_policy *pol, const nsm_impact_opts *opts,
+                            double *v_plus, double *Lambda, nsm_impact_info *info, double *work,
+                            size_t lwork);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Outcome sets                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Largest m for which the outcome set enumerates every sequential order (m! of them). */
+#define NSM_OUTCOME_MAX_ORDERS_M 6u
+
+/** Number of runs of nsm_outcome_set: m! sequential orders + 1 simultaneous (equal ratios) +
+    nsamples sampled; 0 when m = 0, m > NSM_OUTCOME_MAX_ORDERS_M or nsamples > 10^6. */
+/*@ assigns \nothing;
+    ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 ==>
+              1 <= \result <= 721 + nsamples;
+    ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000) ==> \result == 0;
+ */
+size_t nsm_outcome_count(size_t m, size_t nsamples);
+
+/**
+ * The outcome set of an impact: runs nsm_impact_solve with every sequential order (in
+ * lexicographic order of the permutations), then simultaneously with equal ratios, then with
+ * nsamples sampled weight histories (seeds seed, seed + 1, ...; weights held `hold` steps).
+ * Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
+ * nsamples) = *nruns; a run is accepted when its status is NSM_OK; *accepted counts them.
+ * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,
+ * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND) or v_minus (other statuses).
+ * The same workspace as nsm_impact_solve (nsm_impact_work(n, m)) plus 2m doubles for Lambda.
+ * Errors (nothing written but work): NSM_ERR_NULL; NSM_ERR_SIZE (n, m as nsm_impact_solve,
+ * m > NSM_OUTCOME_MAX_ORDERS_M); NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, or cap <
+ * nsm_outcome_count(m, nsamples)); NSM_ERR_WORKSPACE; NSM_ERR_ALIAS; and the validation
+ * statuses of nsm_impact_solve, found on the first run, which is then returned.
+ */
+/*@ requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
+                       \valid(v_plus + (0 .. cap * n - 1));
+    requires valid_st: status == \null || cap == 0 || cap > 1000000 ||
+                       \valid(status + (0 .. cap - 1));
+    requires valid_kind: kind == \null || cap == 0 || cap > 1000000 ||
+                         \valid(kind + (0 .. cap - 1));
+    requires valid_counts: (nruns == \null || \valid(nruns)) &&
+                           (accepted == \null || \valid(accepted));
+    requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
+    requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
+    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
+                       \valid_read(Jn + (0 .. m*n - 1));
+    requires valid_Jt: Jt == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
+                       \valid_read(Jt + (0 .. m*n - 1));
+    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
+    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
+    requires valid_opts: opts == \null || \valid_read(opts);
+    requires sep: \separated(nruns, accepted) &&
+                  (status == \null || cap == 0 || cap > 1000000 ||
+                   \separated(status + (0 .. cap - 1), nruns, accepted)) &&
+                  (kind == \null || cap == 0 || cap > 1000000 ||
+                   \separated(kind + (0 .. cap - 1), nruns, accepted, status + (0 .. cap - 1)));
+    requires sep_work: work == \null || lwork == 0 ||
+                  (\separated(work + (0 .. lwork - 1), nruns, accepted) &&
+                   (status == \null || cap == 0 || cap > 1000000 ||
+                    \separated(work + (0 .. lwork - 1), status + (0 .. cap - 1))) &&
+                   (kind == \null || cap == 0 || cap > 1000000 ||
+                    \separated(work + (0 .. lwork - 1), kind + (0 .. cap - 1))) &&
+                   (opts == \null || \separated(work + (0 .. lwork - 1), opts)));
+    requires sep_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
+                  (\separated(v_plus + (0 .. cap * n - 1), nruns, accepted) &&
+                   (status == \null || \separated(v_plus + (0 .. cap * n - 1), status + (0 .. cap - 1))) &&
+                   (kind == \null || \separated(v_plus + (0 .. cap * n - 1), kind + (0 .. cap - 1))) &&
+                   (opts == \null || \separated(v_plus + (0 .. cap * n - 1), opts)));
+    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1], *nruns,
+            *accepted, work[0 .. lwork - 1];
+    ensures counts: \result == NSM_OK ==> *accepted <= *nruns <= cap;
+ */
+nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn,
+                           const double *Jt, const double *mu, const double *v_minus,
+                           const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
+                           size_t hold, size_t cap, double *v_plus, nsm_status *status,
+                           nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
+                           double *work, size_t lwork);
+
+/**
+ * Convex hull of npts points (x[i], y[i]) (Andrew's monotone chain): hull[0 .. *nh - 1] are
+ * point indices in counter-clockwise order, collinear points dropped. As a picture of an
+ * outcome set, the hull of the sampled outcomes is an outer approximation of the sampled set
+ * (which need not be convex): every sampled outcome lies in it, it may contain points that are
+ * no outcome, and outcomes that were not sampled may lie outside it.
+ * idx (npts entries) is scratch; hull needs npts + 1 entries.
+ * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (npts = 0 or > NSM_MAX_DIM²),
+ * NSM_ERR_NOT_FINITE.
+ */
+/*@ requires valid_in: (x == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                        \valid_read(x + (0 .. npts - 1))) &&
+                       (y == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                        \valid_read(y + (0 .. npts - 1)));
+    requires valid_out: (idx == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                         \valid(idx + (0 .. npts - 1))) &&
+                        (hull == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                         \valid(hull + (0 .. npts))) &&
+                        (nh == \null || \valid(nh));
+    requires sep: idx == \null || hull == \null || nh == \null || npts == 0 ||
+                  npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                  \separated(idx + (0 .. npts - 1), hull + (0 .. npts), nh);
+    assigns idx[0 .. npts - 1], hull[0 .. npts], *nh;
+    ensures ok: \result == NSM_OK ==> 1 <= *nh <= npts &&
+                  \forall integer i; 0 <= i < *nh ==> hull[i] < npts;
+ */
+nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx, size_t *hull,
+                      size_t *nh);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NSMECH_CONTACT_H */

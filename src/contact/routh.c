@@ -1,0 +1,383 @@
+/* Routh's method for one planar contact, resolved exactly by events (zero restitution). */
+#include "nsmech/contact.h"
+#include "../nsm_math.h"
+
+/* The state along the impact: accumulated impulse and current contact velocities. */
+typedef struct routh_state {
+    double pt;
+    double pn;
+    double ut;
+    double un;
+} routh_state;
+
+/*@ predicate st_ok(real mu, routh_state *st) =
+        st->pn >= 0 && -mu * st->pn <= st->pt <= mu * st->pn;
+ */
+
+/* Lemma function (empty at run time): a rate within [-mu, mu] times a length len >= 0. */
+/*@ requires -mu <= r <= mu && len >= 0;
+    assigns \nothing;
+    ensures -mu * len <= r * len <= mu * len;
+ */
+static void lemma_rate_len(double r, double mu, double len)
+{
+    (void)r;
+    (void)mu;
+    (void)len;
+}
+
+/* max(0, -x / q) for q != 0: the length at which x + q·len reaches 0, clamped at 0. */
+/*@ requires nz: q != 0;
+    assigns \nothing;
+    ensures nonneg: \result >= 0;
+ */
+static double event_len(double x, double q)
+{
+    double len = -x / q;
+    return len > 0.0 ? len : 0.0;
+}
+
+/* Tangential impulse rate of a phase, clamped to [-mu, mu] (the clamp is inactive in exact
+   arithmetic: a stick phase is entered only when mu·W_tt >= |W_tn|). */
+/*@ requires mu >= 0 && wtt > 0;
+    assigns \nothing;
+    ensures cone: -mu <= \result <= mu;
+ */
+static double phase_rate(nsm_routh_phase ph, double mu, double wtt, double wtn)
+{
+    double r = 0.0;
+    if (ph == NSM_PHASE_SLIP_POS) {
+        r = -mu;
+    } else if (ph == NSM_PHASE_SLIP_NEG) {
+        r = mu;
+    } else if (ph == NSM_PHASE_STICK) {
+        r = -wtn / wtt;
+    }
+    if (r > mu) {
+        r = mu;
+    }
+    if (r < -mu) {
+        r = -mu;
+    }
+    return r;
+}
+
+/* Phase entered when u_t is at rest: stick if friction can hold it, else slip in the
+   direction sign(W_tn) (frictionless when mu = 0). */
+/*@ assigns \nothing;
+    ensures \result == NSM_PHASE_SLIP_POS || \result == NSM_PHASE_SLIP_NEG ||
+            \result == NSM_PHASE_STICK || \result == NSM_PHASE_FRICTIONLESS;
+ */
+static nsm_routh_phase phase_at_rest(double mu, double wtt, double wtn)
+{
+    if (mu == 0.0) {
+        return NSM_PHASE_FRICTIONLESS;
+    }
+    if (mu * wtt >= fabs(wtn)) {
+        return NSM_PHASE_STICK;
+    }
+    return wtn > 0.0 ? NSM_PHASE_SLIP_POS : NSM_PHASE_SLIP_NEG;
+}
+
+/* First phase from the pre-impact tangential velocity. */
+/*@ requires ztol >= 0;
+    assigns \nothing;
+    ensures \result == NSM_PHASE_SLIP_POS || \result == NSM_PHASE_SLIP_NEG ||
+            \result == NSM_PHASE_STICK || \result == NSM_PHASE_FRICTIONLESS;
+ */
+static nsm_routh_phase phase_first(double mu, double ztol, double wtt, double wtn, double ut)
+{
+    if (mu == 0.0) {
+        return NSM_PHASE_FRICTIONLESS;
+    }
+    if (ut > ztol) {
+        return NSM_PHASE_SLIP_POS;
+    }
+    if (ut < -ztol) {
+        return NSM_PHASE_SLIP_NEG;
+    }
+    return phase_at_rest(mu, wtt, wtn);
+}
+
+/* Advance the state by a normal-impulse length len >= 0 at tangential rate r. */
+/*@ requires valid: \valid(st);
+    requires mu: mu >= 0;
+    requires rate: -mu <= r <= mu;
+    requires len: len >= 0;
+    requires inv: st_ok(mu, st);
+    assigns *st;
+    ensures inv: st_ok(mu, st);
+ */
+static void advance(routh_state *st, double mu, double r, double len, double at, double an)
+{
+    lemma_rate_len(r, mu, len);
+    st->pn += len;
+    st->pt += r * len;
+    st->ut += at * len;
+    st->un += an * len;
+}
+
+/* End of compression: u_n = 0 exactly. */
+/*@ requires \valid(st);
+    assigns st->un;
+    ensures st->un == 0;
+ */
+static void set_un_zero(routh_state *st)
+{
+    st->un = 0.0;
+}
+
+/* End of slip: u_t = 0 exactly. */
+/*@ requires \valid(st);
+    assigns st->ut;
+ */
+static void set_ut_zero(routh_state *st)
+{
+    st->ut = 0.0;
+}
+
+/* One phase: advances *st to the first event. Returns 1 when the impact is over (u_n = 0),
+   0 when slip stopped (u_t = 0, next phase *next), -1 when no event exists (rounding). */
+/*@ requires valid: \valid(st) && \valid(next) && \valid(painleve);
+    requires sep: \separated(st, next, painleve);
+    requires mu: mu >= 0;
+    requires w: wtt > 0;
+    requires inv: st_ok(mu, st);
+    assigns *st, *next, *painleve;
+    ensures inv: st_ok(mu, st);
+    ensures res: \result == -1 || \result == 0 || \result == 1;
+    ensures done: \result == 1 ==> st->un == 0;
+    ensures next: *next == NSM_PHASE_SLIP_POS || *next == NSM_PHASE_SLIP_NEG ||
+                  *next == NSM_PHASE_STICK || *next == NSM_PHASE_FRICTIONLESS;
+ */
+static int run_phase(routh_state *st, nsm_routh_phase ph, double mu, double wtt, double wtn,
+                     double wnn, nsm_routh_phase *next, int *painleve)
+{
+    double r = phase_rate(ph, mu, wtt, wtn);
+    double at = wtt * r + wtn;
+    double an = wtn * r + wnn;
+    int slip = ph == NSM_PHASE_SLIP_POS || ph == NSM_PHASE_SLIP_NEG;
+    double s = ph == NSM_PHASE_SLIP_POS ? 1.0 : -1.0;
+    int has_n = an > 0.0;
+    int has_t = slip && s * at < 0.0;
+    *next = phase_at_rest(mu, wtt, wtn);
+    if (slip && !has_n) {
+        *painleve = 1;
+    }
+    if (!has_n && !has_t) {
+        return -1;
+    }
+    double ln = has_n ? event_len(st->un, an) : 0.0;
+    double lt = has_t ? event_len(st->ut, at) : 0.0;
+    if (has_n && (!has_t || ln <= lt)) {
+        advance(st, mu, r, ln, at, an);
+        /*@ assert a1: st_ok(mu, st); */
+        set_un_zero(st);
+        /*@ assert a2: st_ok(mu, st); */
+        return 1;
+    }
+    advance(st, mu, r, lt, at, an);
+    /*@ assert a3: st_ok(mu, st); */
+    set_ut_zero(st);
+    /*@ assert a4: st_ok(mu, st); */
+    if (st->un >= 0.0) {
+        /* rounding only: slip stopped exactly when compression ended */
+        set_un_zero(st);
+        /*@ assert a5: st_ok(mu, st); */
+        return 1;
+    }
+    return 0;
+}
+
+/* Validation of the arguments of nsm_routh_planar (pointers are non-NULL). */
+/*@ requires valid: \valid_read(W + (0 .. 3)) && \valid_read(u0 + (0 .. 1));
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==>
+                  W[0] > 0 && W[3] > 0 && mu >= 0 && ztol >= 0;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD;
+ */
+static nsm_status routh_check(const double *W, const double *u0, double mu, double ztol)
+{
+    if (!(mu >= 0.0) || !(ztol >= 0.0) || !nsm_all_finite(1, &mu) ||
+        !nsm_all_finite(1, &ztol)) {
+        return NSM_ERR_ARG;
+    }
+    if (!nsm_all_finite(4, W) || !nsm_all_finite(2, u0)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    if (!(W[0] > 0.0) || !(W[3] > 0.0)) {
+        return NSM_ERR_NOT_SPD;
+    }
+    if (fabs(W[1] - W[2]) > NSM_ROUTH_SYM_RTOL * (W[0] + W[3])) {
+        return NSM_ERR_NOT_SPD;
+    }
+    double wtn = 0.5 * (W[1] + W[2]);
+    if (!(W[0] * W[3] - wtn * wtn > 0.0)) {
+        return NSM_ERR_NOT_SPD;
+    }
+    return NSM_OK;
+}
+
+/* *res = out with the impulse and velocities of the final state st. */
+/*@ requires \valid(res) && \valid_read(out) && \valid_read(st);
+    requires \separated(res, out, st);
+    assigns *res;
+    ensures res->p_t == st->pt && res->p_n == st->pn;
+    ensures res->u_t == st->ut && res->u_n == st->un;
+    ensures res->nphases == out->nphases;
+ */
+static void store_result(const nsm_routh_result *out, const routh_state *st,
+                         nsm_routh_result *res)
+{
+    *res = *out;
+    res->p_t = st->pt;
+    res->p_n = st->pn;
+    res->u_t = st->ut;
+    res->u_n = st->un;
+}
+
+/* The event loop of nsm_routh_planar on validated data (W = [[wtt, wtn], [wtn, wnn]]). */
+/*@ requires valid: \valid_read(u0 + (0 .. 1)) && \valid(res);
+    requires sep: \separated(res, u0 + (0 .. 1));
+    requires pos: mu >= 0 && ztol >= 0 && wtt > 0;
+    assigns *res;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NO_CONVERGENCE;
+    ensures phases: \result == NSM_OK ==> res->nphases <= NSM_ROUTH_MAX_PHASES;
+    ensures trivial: \result == NSM_OK && u0[1] >= 0 ==>
+                       res->nphases == 0 && res->p_n == 0 && res->p_t == 0;
+    ensures impulse_n: \result == NSM_OK ==> res->p_n >= 0;
+    ensures in_cone: \result == NSM_OK ==> -mu * res->p_n <= res->p_t <= mu * res->p_n;
+    ensures compressed: \result == NSM_OK && u0[1] < 0 ==> res->u_n == 0;
+ */
+static nsm_status routh_run(double wtt, double wtn, double wnn, const double *u0, double mu,
+                            double ztol, nsm_routh_result *res)
+{
+    nsm_routh_result out;
+    routh_state s = {0.0, 0.0, u0[0], u0[1]};
+    out.p_t = 0.0;
+    out.p_n = 0.0;
+    out.u_t = 0.0;
+    out.u_n = 0.0;
+    out.nphases = 0;
+    out.painleve = 0;
+    /*@ loop invariant 0 <= k <= NSM_ROUTH_MAX_PHASES;
+        loop assigns k, out.phase[0 .. NSM_ROUTH_MAX_PHASES - 1],
+                     out.phase_end[0 .. NSM_ROUTH_MAX_PHASES - 1];
+        loop variant NSM_ROUTH_MAX_PHASES - k;
+     */
+    for (size_t k = 0; k < NSM_ROUTH_MAX_PHASES; k++) {
+        out.phase[k] = NSM_PHASE_STICK;
+        out.phase_end[k] = 0.0;
+    }
+    int done = !(s.un < 0.0);
+    int fail = 0;
+    nsm_routh_phase ph = phase_first(mu, ztol, wtt, wtn, s.ut);
+    /*@ loop invariant 0 <= k <= NSM_ROUTH_MAX_PHASES;
+        loop invariant nph: out.nphases <= k;
+        loop invariant inv: st_ok(mu, &s);
+        loop invariant done_un: done == 1 && u0[1] < 0 ==> s.un == 0;
+        loop invariant trivial: u0[1] >= 0 ==> done == 1 && k == 0 && s.pn == 0 && s.pt == 0;
+        loop invariant done_bool: done == 0 || done == 1;
+        loop assigns k, s, ph, done, fail, out.nphases, out.painleve,
+                     out.phase[0 .. NSM_ROUTH_MAX_PHASES - 1],
+                     out.phase_end[0 .. NSM_ROUTH_MAX_PHASES - 1];
+        loop variant NSM_ROUTH_MAX_PHASES - k;
+     */
+    for (size_t k = 0; k < NSM_ROUTH_MAX_PHASES && !done && !fail; k++) {
+        nsm_routh_phase next;
+        int r = run_phase(&s, ph, mu, wtt, wtn, wnn, &next, &out.painleve);
+        if (r < 0) {
+            fail = 1;
+        } else {
+            out.phase[k] = ph;
+            out.phase_end[k] = s.pn;
+            out.nphases = k + 1;
+            done = r == 1;
+            ph = next;
+        }
+    }
+    if (fail || !done) {
+        return NSM_ERR_NO_CONVERGENCE;
+    }
+    /*@ assert fin: st_ok(mu, &s); */
+    store_result(&out, &s, res);
+    return NSM_OK;
+}
+
+nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double ztol,
+                            nsm_routh_result *res)
+{
+    if (W == NULL || u0 == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    nsm_status st = routh_check(W, u0, mu, ztol);
+    if (st != NSM_OK) {
+        return st;
+    }
+    return routh_run(W[0], 0.5 * (W[1] + W[2]), W[3], u0, mu, ztol, res);
+}
+
+/* max(x, 0). */
+/*@ assigns \nothing;
+    ensures \result >= 0;
+    ensures x >= 0 ==> \result == x;
+ */
+static double pos_part(double x)
+{
+    return x > 0.0 ? x : 0.0;
+}
+
+/* Lemma 2 for mu > 0 on a validated SPD W (order (t, n)) and u0 with u_n < 0; -1 when rounding
+   makes the smallest eigenvalue non-positive. */
+/*@ requires valid: \valid_read(W + (0 .. 3)) && \valid_read(u0 + (0 .. 1));
+    requires pos: W[0] > 0 && W[3] > 0 && mu > 0;
+    assigns \nothing;
+    ensures \result == -1 || \result >= 0;
+ */
+static double lemma2_bound(const double *W, const double *u0, double mu)
+{
+    double a = W[0];
+    double b = 0.5 * (W[1] + W[2]);
+    double c = W[3];
+    double det = a * c - b * b;
+    double h = 0.5 * (a - c);
+    double lmin = 0.5 * (a + c) - sqrt(pos_part(h * h + b * b));
+    if (!(det > 0.0) || !(lmin > 0.0)) {
+        return -1.0;
+    }
+    double ut = u0[0];
+    double un = u0[1];
+    double q = pos_part((c * ut * ut - 2.0 * b * ut * un + a * un * un) / det);
+    double m1 = mu < 1.0 ? mu : 1.0;
+    double den = sqrt(lmin) * m1;
+    if (!(den > 0.0)) {
+        return -1.0;
+    }
+    return pos_part(sqrt(q) / den * (1.0 + NSM_BOUND_RTOL));
+}
+
+nsm_status nsm_routh_bound(const double *W, const double *u0, double mu, double *bound)
+{
+    if (W == NULL || u0 == NULL || bound == NULL) {
+        return NSM_ERR_NULL;
+    }
+    nsm_status st = routh_check(W, u0, mu, 0.0);
+    if (st != NSM_OK) {
+        return st;
+    }
+    if (!(u0[1] < 0.0)) {
+        *bound = 0.0;
+        return NSM_OK;
+    }
+    if (mu == 0.0) {
+        *bound = pos_part(-u0[1] / W[3] * (1.0 + NSM_BOUND_RTOL));
+        return NSM_OK;
+    }
+    double b = lemma2_bound(W, u0, mu);
+    if (b < 0.0) {
+        return NSM_ERR_NOT_SPD;
+    }
+    *bound = b;
+    return NSM_OK;
+}

@@ -1,0 +1,263 @@
+/* The Coulomb friction cone: membership with tolerance and Euclidean projection (closed form). */
+#include "nsmech/setvalued.h"
+#include "../nsm_math.h"
+
+/* p / q for q > 0, with a contract free of division (keeps the provers' goals polynomial). */
+/*@ requires pos: q > 0;
+    assigns \nothing;
+    ensures prod: \result * q == p;
+    ensures pos: p > 0 ==> \result > 0;
+ */
+static double ratio(double p, double q)
+{
+    return p / q;
+}
+
+/* big·r, the norm of (x, y) = big·(a, b) when r = ||(a, b)||. */
+/*@ requires ax: a * big == x;
+    requires by: b * big == y;
+    requires rr: r * r == a * a + b * b;
+    requires pos: r >= 0 && big > 0;
+    assigns \nothing;
+    ensures nonneg: \result >= 0;
+    ensures root: \result * \result == x * x + y * y;
+ */
+static double unscale(double a, double b, double r, double big, double x, double y)
+{
+    (void)a; /* a, b, x, y appear only in the contract */
+    (void)b;
+    (void)x;
+    (void)y;
+    double res = big * r;
+    /*@ assert s1: res * res == (big * big) * (a * a + b * b); */
+    return res;
+}
+
+/* Euclidean norm of (x, y), computed on values scaled by max(|x|, |y|) so that the sum of
+   squares neither overflows nor underflows. */
+/*@ assigns \nothing;
+    ensures nonneg: \result >= 0;
+    ensures root: \result * \result == x * x + y * y;
+ */
+static double norm2d(double x, double y)
+{
+    double ax = fabs(x);
+    double ay = fabs(y);
+    double big = ax > ay ? ax : ay;
+    if (!(big > 0.0)) {
+        /*@ assert x == 0 && y == 0; */
+        return 0.0;
+    }
+    double a = ratio(x, big);
+    double b = ratio(y, big);
+    double r = sqrt(a * a + b * b);
+    return unscale(a, b, r, big, x, y);
+}
+
+/* Lemma functions: empty at run time; their contracts are the algebraic facts, proved once in
+   a small context and instantiated where they are called. */
+/*@ requires 0 <= x <= y;
+    assigns \nothing;
+    ensures x * x <= y * y;
+ */
+static void lemma_sq_le(double x, double y)
+{
+    (void)x;
+    (void)y;
+}
+
+/*@ requires 0 <= y < x;
+    assigns \nothing;
+    ensures y * y < x * x;
+ */
+static void lemma_sq_lt(double x, double y)
+{
+    (void)x;
+    (void)y;
+}
+
+/* Reads the d tangent entries of lt into (*t0, *t1), with *t1 = 0 when d = 1. */
+/*@ requires dim: d == 1 || d == 2;
+    requires valid_lt: \valid_read(lt + (0 .. d - 1));
+    requires valid_out: \valid(t0) && \valid(t1) && \separated(t0, t1);
+    requires sep: \separated(t0, lt + (0 .. d - 1)) && \separated(t1, lt + (0 .. d - 1));
+    assigns *t0, *t1;
+    ensures first: *t0 == lt[0];
+    ensures second: *t1 == (d == 2 ? lt[1] : 0.0);
+    ensures tsq: *t0 * *t0 + *t1 * *t1 == nsm_tsq(d, lt);
+ */
+static void load_tangent(size_t d, const double *lt, double *t0, double *t1)
+{
+    *t0 = lt[0];
+    *t1 = d == 2 ? lt[1] : 0.0;
+}
+
+/*@ predicate in_tol(real mu, real tol, real ln, real nrm) =
+        ln >= -tol && mu * ln + tol >= 0 && nrm <= mu * ln + tol;
+ */
+
+/* The membership predicate on a norm nrm >= 0: ln >= -tol and nrm <= mu*ln + tol. */
+/*@ requires nonneg: nrm >= 0;
+    assigns \nothing;
+    ensures boolean: \result == 0 || \result == 1;
+    ensures exact: \result == 1 <==> in_tol(mu, tol, ln, nrm);
+    ensures squared: \result == 1 <==>
+              (ln >= -tol && mu * ln + tol >= 0 && nrm * nrm <= (mu * ln + tol) * (mu * ln + tol));
+ */
+static int cone_test(double mu, double tol, double ln, double nrm)
+{
+    double r = mu * ln + tol;
+    if (!(ln >= -tol) || !(r >= 0.0)) {
+        return 0;
+    }
+    if (nrm <= r) {
+        lemma_sq_le(nrm, r);
+        return 1;
+    }
+    lemma_sq_lt(nrm, r);
+    return 0;
+}
+
+nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, double tol,
+                             int *inside)
+{
+    if (lt == NULL || inside == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (d != 1 && d != 2) {
+        return NSM_ERR_SIZE;
+    }
+    if (!(mu >= 0.0) || !(tol >= 0.0) || !nsm_all_finite(1, &mu) || !nsm_all_finite(1, &tol)) {
+        return NSM_ERR_ARG;
+    }
+    if (!nsm_all_finite(1, &ln) || !nsm_all_finite(d, lt)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    double t0;
+    double t1;
+    load_tangent(d, lt, &t0, &t1);
+    double a = norm2d(t0, t1);
+    *inside = cone_test(mu, tol, ln, a);
+    return NSM_OK;
+}
+
+/* (*u0, *u1) = c·(t0, t1), whose norm is m when a = ||(t0, t1)|| and c·a = m. */
+/*@ requires norm: a * a == t0 * t0 + t1 * t1;
+    requires ca: c * a == m;
+    requires valid: \valid(u0) && \valid(u1) && \separated(u0, u1);
+    assigns *u0, *u1;
+    ensures norm: *u0 * *u0 + *u1 * *u1 == m * m;
+    ensures zero_t1: t1 == 0 ==> *u1 == 0;
+ */
+static void scale_tangent(double c, double t0, double t1, double a, double m, double *u0,
+                          double *u1)
+{
+    (void)a; /* a, m appear only in the contract */
+    (void)m;
+    double v0 = c * t0;
+    double v1 = c * t1;
+    /*@ assert e1: v0 * v0 + v1 * v1 == (c * c) * (t0 * t0 + t1 * t1); */
+    /*@ assert e2: (c * c) * (t0 * t0 + t1 * t1) == (c * c) * (a * a); */
+    /*@ assert e3: (c * c) * (a * a) == (c * a) * (c * a); */
+    *u0 = v0;
+    *u1 = v1;
+}
+
+/* Closed-form projection of (ln, (t0, t1)) with norm a onto K_mu; writes (*pn, *q0, *q1). */
+/*@ requires mu: mu >= 0;
+    requires norm: a >= 0 && a * a == t0 * t0 + t1 * t1;
+    requires valid: \valid(pn) && \valid(q0) && \valid(q1);
+    requires sep: \separated(pn, q0, q1);
+    assigns *pn, *q0, *q1;
+    ensures n_nonneg: *pn >= 0;
+    ensures in_cone: *q0 * *q0 + *q1 * *q1 <= (mu * *pn) * (mu * *pn);
+    ensures zero_t1: t1 == 0 ==> *q1 == 0;
+    ensures fixed: (ln >= 0 && a * a <= (mu * ln) * (mu * ln)) ==>
+                     (*pn == ln && *q0 == t0 && *q1 == t1);
+ */
+static void project_closed(double mu, double ln, double t0, double t1, double a, double *pn,
+                           double *q0, double *q1)
+{
+    /*@ assert ml: ln >= 0 ==> mu * ln >= 0; */
+    if (ln >= 0.0 && !(a <= mu * ln)) {
+        lemma_sq_lt(a, mu * ln);
+    }
+    if (ln >= 0.0 && a <= mu * ln) {
+        lemma_sq_le(a, mu * ln);
+        *pn = ln;
+        *q0 = t0;
+        *q1 = t1;
+        return;
+    }
+    if (mu * a <= -ln) {
+        *pn = 0.0;
+        *q0 = 0.0;
+        *q1 = 0.0;
+        return;
+    }
+    /*@ assert pos_a: a > 0; */
+    double n = ratio(ln + mu * a, 1.0 + mu * mu);
+    /*@ assert n_pos: n > 0; */
+    double c = ratio(mu * n, a);
+    /*@ assert ca: c * a == mu * n; */
+    *pn = n;
+    scale_tangent(c, t0, t1, a, mu * n, q0, q1);
+}
+
+/* Writes the projection (n, (q0, q1)) to (*pn, pt[0 .. d-1]). */
+/*@ requires dim: d == 1 || d == 2;
+    requires valid: \valid(pn) && \valid(pt + (0 .. d - 1));
+    requires sep: \separated(pn, pt + (0 .. d - 1));
+    requires cone: n >= 0 && mu >= 0 && q0 * q0 + q1 * q1 <= (mu * n) * (mu * n);
+    assigns *pn, pt[0 .. d - 1];
+    ensures vals: *pn == n && pt[0] == q0 && (d == 2 ==> pt[1] == q1);
+    ensures in_cone: nsm_in_cone_tol(d, mu, 0.0, *pn, pt);
+ */
+static void store_projection(size_t d, double mu, double n, double q0, double q1, double *pn,
+                             double *pt)
+{
+    (void)mu; /* appears only in the contract */
+    /*@ assert sq: q1 * q1 >= 0; */
+    *pn = n;
+    pt[0] = q0;
+    if (d == 2) {
+        pt[1] = q1;
+    }
+}
+
+nsm_status nsm_cone_project(size_t d, double mu, double ln, const double *lt, double *pn,
+                            double *pt)
+{
+    if (lt == NULL || pn == NULL || pt == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (d != 1 && d != 2) {
+        return NSM_ERR_SIZE;
+    }
+    const double *ptc = pt;
+    const double *pnc = pn;
+    if ((ptc != lt && nsm_overlap(ptc, d, lt, d)) || nsm_overlap(pnc, 1, ptc, d) ||
+        nsm_overlap(pnc, 1, lt, d)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!(mu >= 0.0) || !nsm_all_finite(1, &mu)) {
+        return NSM_ERR_ARG;
+    }
+    if (!nsm_all_finite(1, &ln) || !nsm_all_finite(d, lt)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    double t0;
+    double t1;
+    load_tangent(d, lt, &t0, &t1);
+    double a = norm2d(t0, t1);
+    /*@ assert was_in: nsm_in_cone_tol{Pre}(d, mu, 0.0, ln, lt) ==>
+                         (ln >= 0 && a * a <= (mu * ln) * (mu * ln)); */
+    double n;
+    double q0;
+    double q1;
+    project_closed(mu, ln, t0, t1, a, &n, &q0, &q1);
+    /*@ assert kept: nsm_in_cone_tol{Pre}(d, mu, 0.0, ln, lt) ==>
+                       (n == ln && q0 == lt[0] && (d == 2 ==> q1 == lt[1])); */
+    store_projection(d, mu, n, q0, q1, pn, pt);
+    return NSM_OK;
+}

@@ -1,0 +1,927 @@
+/* Tests of the contact module: Routh's method for one planar contact. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+#include "prop.h"
+#include "nsmech.h"
+#include <lapacke.h>
+
+#define REL(x, y) (fabs((x) - (y)) <= 1e-12 * (1.0 + fabs(y)))
+
+static void check_close(double got, double want, const char *what)
+{
+    if (!REL(got, want)) {
+        printf("\n  %s: got %.17g want %.17g\n", what, got, want);
+    }
+    CU_ASSERT(REL(got, want));
+}
+
+/* Common end conditions of a compressive impact: u = u0 + W p, u_n = 0, p in the cone. */
+static void check_consistent(const double *W, const double *u0, double mu,
+                             const nsm_routh_result *r)
+{
+    CU_ASSERT(REL(r->u_t, u0[0] + W[0] * r->p_t + W[1] * r->p_n));
+    CU_ASSERT(fabs(u0[1] + W[2] * r->p_t + W[3] * r->p_n) <= 1e-12 * (1 + fabs(u0[1])));
+    CU_ASSERT_EQUAL(r->u_n, 0.0);
+    CU_ASSERT(r->p_n >= 0.0);
+    CU_ASSERT(fabs(r->p_t) <= mu * r->p_n * (1 + 1e-12));
+}
+
+static void test_routh_slip_throughout(void)
+{
+    /* W = [[a, b], [b, c]], slip with u_t > 0: p_n = -u_n0/(c - mu b), p_t = -mu p_n */
+    const double a = 2.0, b = 0.5, c = 1.0, mu = 0.3;
+    double W[4] = {a, b, b, c}, u0[2] = {1.0, -1.0};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, mu, 0.0, &r), NSM_OK);
+    double pn = 1.0 / (c - mu * b);
+    check_close(r.p_n, pn, "p_n");
+    check_close(r.p_t, -mu * pn, "p_t");
+    check_close(r.u_t, 1.0 + (b - mu * a) * pn, "u_t");
+    CU_ASSERT(r.u_t > 0.0);
+    CU_ASSERT_EQUAL(r.nphases, 1);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_SLIP_POS);
+    CU_ASSERT_EQUAL(r.painleve, 0);
+    check_consistent(W, u0, mu, &r);
+    /* mirror image: u_t < 0 and W_tn < 0 give the mirrored result */
+    double Wm[4] = {a, -b, -b, c}, um[2] = {-1.0, -1.0};
+    nsm_routh_result rm;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(Wm, um, mu, 0.0, &rm), NSM_OK);
+    check_close(rm.p_n, r.p_n, "mirror p_n");
+    check_close(rm.p_t, -r.p_t, "mirror p_t");
+    check_close(rm.u_t, -r.u_t, "mirror u_t");
+    CU_ASSERT_EQUAL(rm.phase[0], NSM_PHASE_SLIP_NEG);
+}
+
+static void test_routh_slip_stick(void)
+{
+    /* slip stops at p1 = u_t0/(mu a - b); then stick at rate -b/a with normal rate c - b²/a */
+    const double a = 2.0, b = 0.5, c = 1.0, mu = 0.5;
+    double W[4] = {a, b, b, c}, u0[2] = {0.2, -1.0};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, mu, 0.0, &r), NSM_OK);
+    double p1 = 0.2 / (mu * a - b);
+    double un1 = -1.0 + (c - mu * b) * p1;
+    double p2 = -un1 / (c - b * b / a);
+    check_close(p1, 0.4, "hand value p1");
+    check_close(p2, 0.8, "hand value p2");
+    check_close(r.p_n, p1 + p2, "p_n");
+    check_close(r.p_t, -mu * p1 - (b / a) * p2, "p_t");
+    CU_ASSERT(fabs(r.u_t) <= 1e-15);
+    CU_ASSERT_EQUAL_FATAL(r.nphases, 2);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_SLIP_POS);
+    CU_ASSERT_EQUAL(r.phase[1], NSM_PHASE_STICK);
+    check_close(r.phase_end[0], p1, "phase end");
+    check_consistent(W, u0, mu, &r);
+}
+
+static void test_routh_slip_reversal(void)
+{
+    /* |b| > mu a: slip with u_t < 0 stops, then slip resumes in direction sign(b) = + */
+    const double a = 1.0, b = 0.8, c = 1.0, mu = 0.2;
+    double W[4] = {a, b, b, c}, u0[2] = {-0.1, -1.0};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, mu, 0.0, &r), NSM_OK);
+    double p1 = 0.1 / (mu * a + b);          /* u_t rate a·mu + b */
+    double un1 = -1.0 + (c + mu * b) * p1;   /* normal rate b·mu + c */
+    double p2 = -un1 / (c - mu * b);         /* reversed slip: rate -mu */
+    check_close(r.p_n, p1 + p2, "p_n");
+    check_close(r.p_t, mu * p1 - mu * p2, "p_t");
+    check_close(r.u_t, (b - mu * a) * p2, "u_t");
+    CU_ASSERT(r.u_t > 0.0);
+    CU_ASSERT_EQUAL_FATAL(r.nphases, 2);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_SLIP_NEG);
+    CU_ASSERT_EQUAL(r.phase[1], NSM_PHASE_SLIP_POS);
+    check_consistent(W, u0, mu, &r);
+}
+
+static void test_routh_from_rest(void)
+{
+    /* stick from rest */
+    double W[4] = {2.0, 0.5, 0.5, 1.0}, u0[2] = {0.0, -1.0};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, 0.5, 0.0, &r), NSM_OK);
+    check_close(r.p_n, 1.0 / 0.875, "stick p_n");
+    check_close(r.p_t, -0.25 / 0.875, "stick p_t");
+    CU_ASSERT(fabs(r.u_t) <= 1e-15);
+    CU_ASSERT_EQUAL(r.nphases, 1);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_STICK);
+    check_consistent(W, u0, 0.5, &r);
+    /* within ztol counts as rest */
+    u0[0] = 1e-10;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, 0.5, 1e-9, &r), NSM_OK);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_STICK);
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, 0.5, 0.0, &r), NSM_OK);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_SLIP_POS);
+    /* reversal from rest: slip in direction sign(W_tn) */
+    double V[4] = {1.0, -0.8, -0.8, 1.0}, v0[2] = {0.0, -1.0};
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(V, v0, 0.2, 0.0, &r), NSM_OK);
+    double pn = 1.0 / (1.0 - 0.2 * 0.8);
+    check_close(r.p_n, pn, "reversal p_n");
+    check_close(r.p_t, 0.2 * pn, "reversal p_t");
+    check_close(r.u_t, (-0.8 + 0.2) * pn, "reversal u_t");
+    CU_ASSERT_EQUAL(r.nphases, 1);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_SLIP_NEG);
+    check_consistent(V, v0, 0.2, &r);
+}
+
+static void test_routh_frictionless(void)
+{
+    double W[4] = {1.3, -0.7, -0.7, 2.9}, u0[2] = {0.37, -1.7};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, 0.0, 0.0, &r), NSM_OK);
+    CU_ASSERT_EQUAL(r.p_n, 1.7 / 2.9); /* exact: one division */
+    CU_ASSERT_EQUAL(r.p_t, 0.0);
+    CU_ASSERT_EQUAL(r.u_n, 0.0);
+    CU_ASSERT_EQUAL(r.u_t, 0.37 + (-0.7) * (1.7 / 2.9));
+    CU_ASSERT_EQUAL(r.nphases, 1);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_FRICTIONLESS);
+}
+
+static void test_routh_painleve(void)
+{
+    /* mu·W_tn > W_nn: while slipping forward, u_n decreases (Painlevé); slip stops, then stick */
+    const double a = 1.0, b = 0.9, c = 1.0, mu = 2.0;
+    double W[4] = {a, b, b, c}, u0[2] = {0.5, -0.1};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, mu, 0.0, &r), NSM_OK);
+    double p1 = 0.5 / (mu * a - b);
+    double un1 = -0.1 + (c - mu * b) * p1;
+    CU_ASSERT(un1 < -0.1);
+    double p2 = -un1 / (c - b * b / a);
+    check_close(r.p_n, p1 + p2, "p_n");
+    check_close(r.p_t, -mu * p1 - (b / a) * p2, "p_t");
+    CU_ASSERT_EQUAL(r.painleve, 1);
+    CU_ASSERT_EQUAL_FATAL(r.nphases, 2);
+    CU_ASSERT_EQUAL(r.phase[0], NSM_PHASE_SLIP_POS);
+    CU_ASSERT_EQUAL(r.phase[1], NSM_PHASE_STICK);
+    check_consistent(W, u0, mu, &r);
+    /* Painlevé start with u_n = 0 exactly: not penetrating, trivial answer */
+    u0[1] = 0.0;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, mu, 0.0, &r), NSM_OK);
+    CU_ASSERT_EQUAL(r.nphases, 0);
+    CU_ASSERT_EQUAL(r.p_n, 0.0);
+}
+
+static void test_routh_errors(void)
+{
+    double W[4] = {2.0, 0.5, 0.5, 1.0}, u0[2] = {0.3, -1.0};
+    nsm_routh_result r;
+    memset(&r, 0x5a, sizeof r);
+    nsm_routh_result keep = r;
+    CU_ASSERT_EQUAL(nsm_routh_planar(NULL, u0, 0.5, 0.0, &r), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, NULL, 0.5, 0.0, &r), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, 0.5, 0.0, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, -0.5, 0.0, &r), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, NAN, 0.0, &r), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, 0.5, -1.0, &r), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, 0.5, INFINITY, &r), NSM_ERR_ARG);
+    u0[1] = NAN;
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, 0.5, 0.0, &r), NSM_ERR_NOT_FINITE);
+    u0[1] = -1.0;
+    W[3] = INFINITY;
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, 0.5, 0.0, &r), NSM_ERR_NOT_FINITE);
+    W[3] = 0.125; /* det = 0.25 - 0.25 = 0 */
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, 0.5, 0.0, &r), NSM_ERR_NOT_SPD);
+    W[3] = 1.0;
+    W[0] = -2.0;
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, 0.5, 0.0, &r), NSM_ERR_NOT_SPD);
+    W[0] = 2.0;
+    W[2] = 0.6; /* not symmetric */
+    CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, 0.5, 0.0, &r), NSM_ERR_NOT_SPD);
+    CU_ASSERT(memcmp(&r, &keep, sizeof r) == 0);
+    /* separating: trivial answer */
+    W[2] = 0.5;
+    u0[1] = 0.25;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, 0.5, 0.0, &r), NSM_OK);
+    CU_ASSERT_EQUAL(r.nphases, 0);
+    CU_ASSERT_EQUAL(r.p_n, 0.0);
+    CU_ASSERT_EQUAL(r.p_t, 0.0);
+    CU_ASSERT_EQUAL(r.u_t, 0.3);
+    CU_ASSERT_EQUAL(r.u_n, 0.25);
+}
+
+/*
+ * Independent oracle: explicit fine-step integration of the inclusion in impulse space,
+ * du/dp_n = W (lambda_t, 1), lambda_t = -mu sign(u_t) while slipping; at rest the Coulomb
+ * selection that keeps u_t = 0 (|lambda_t| <= mu), else slip in the direction u_t takes.
+ */
+static void integrate_fine(const double *W, const double *u0, double mu, double dp, double *p,
+                           double *u)
+{
+    double ut = u0[0], un = u0[1], pt = 0.0, pn = 0.0;
+    for (long k = 0; k < 100000000L && un < 0.0; k++) {
+        double lam;
+        double stick = -W[1] / W[0];
+        if (fabs(ut) <= fabs(W[0] * (-mu) + W[1]) * dp + fabs(W[0] * mu + W[1]) * dp &&
+            fabs(stick) <= mu) {
+            lam = stick;
+            ut = 0.0;
+        } else if (ut > 0.0 || (ut == 0.0 && W[1] > 0.0)) {
+            lam = -mu;
+        } else {
+            lam = mu;
+        }
+        double dun = (W[2] * lam + W[3]) * dp;
+        double h = dp;
+        if (dun > 0.0 && un + dun > 0.0) {
+            h = -un / (W[2] * lam + W[3]);
+        }
+        ut += (W[0] * lam + W[1]) * h;
+        un += (W[2] * lam + W[3]) * h;
+        pt += lam * h;
+        pn += h;
+    }
+    p[0] = pt;
+    p[1] = pn;
+    u[0] = ut;
+    u[1] = un;
+}
+
+static void random_w(nsm_rng *rng, double *W)
+{
+    double a = exp(nsm_rng_range(rng, -1.5, 1.5));
+    double c = exp(nsm_rng_range(rng, -1.5, 1.5));
+    double rho = nsm_rng_range(rng, -0.95, 0.95);
+    W[0] = a;
+    W[3] = c;
+    W[1] = W[2] = rho * sqrt(a * c);
+}
+
+static int prop_routh_vs_fine(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    double W[4], u0[2];
+    random_w(rng, W);
+    double mu = nsm_rng_index(rng, 0, 4) == 0 ? 0.0 : exp(nsm_rng_range(rng, -2.5, 1.0));
+    u0[0] = nsm_rng_index(rng, 0, 4) == 0 ? 0.0 : nsm_rng_normal(rng);
+    u0[1] = -fabs(nsm_rng_normal(rng)) - 0.05;
+    nsm_routh_result r;
+    if (nsm_routh_planar(W, u0, mu, 0.0, &r) != NSM_OK) {
+        snprintf(msg, msglen, "status not OK");
+        return 1;
+    }
+    double p[2], u[2];
+    double dp = r.p_n * 2e-5 + 1e-12;
+    integrate_fine(W, u0, mu, dp, p, u);
+    double sc = 1.0 + fabs(r.p_n) + fabs(r.p_t);
+    double tol = 2e-3 * sc;
+    if (fabs(p[1] - r.p_n) > tol || fabs(p[0] - r.p_t) > tol ||
+        fabs(u[0] - r.u_t) > 2e-3 * (1.0 + fabs(r.u_t) + sc * (W[0] + fabs(W[1])))) {
+        snprintf(msg, msglen,
+                 "routh p=(%g,%g) u_t=%g vs fine p=(%g,%g) u_t=%g (mu=%g W=%g,%g,%g u0=%g,%g)",
+                 r.p_t, r.p_n, r.u_t, p[0], p[1], u[0], mu, W[0], W[1], W[3], u0[0], u0[1]);
+        return 1;
+    }
+    /* energy: change = p·u0 + p^T W p / 2 <= 0 */
+    double dE = r.p_t * u0[0] + r.p_n * u0[1] +
+                0.5 * (W[0] * r.p_t * r.p_t + 2 * W[1] * r.p_t * r.p_n + W[3] * r.p_n * r.p_n);
+    if (dE > 1e-12 * sc * sc) {
+        snprintf(msg, msglen, "energy increased by %g", dE);
+        return 1;
+    }
+    double bound;
+    if (nsm_routh_bound(W, u0, mu, &bound) != NSM_OK || !(r.p_n <= bound)) {
+        snprintf(msg, msglen, "p_n %.17g exceeds the Lemma 2 bound %.17g", r.p_n, bound);
+        return 1;
+    }
+    if (fabs(r.p_t) > mu * r.p_n * (1 + 1e-12) || r.u_n != 0.0) {
+        snprintf(msg, msglen, "impulse outside the cone or u_n != 0");
+        return 1;
+    }
+    return 0;
+}
+
+static void test_routh_property(void)
+{
+    prop_run("routh planar equals fine-step integration", prop_routh_vs_fine, NULL, 300);
+}
+
+static void test_routh_bound(void)
+{
+    double W[4] = {2.0, 0.5, 0.5, 1.0}, u0[2] = {0.0, -1.0}, bound = -1;
+    /* stick from rest: u0^T W^-1 u0 = a/det = 2/1.75; lambda_min = (3 - sqrt 2)/2; mu = 0.5 */
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_bound(W, u0, 0.5, &bound), NSM_OK);
+    double want = sqrt(2.0 / 1.75) / (sqrt((3.0 - sqrt(2.0)) / 2.0) * 0.5);
+    CU_ASSERT(fabs(bound - want * (1 + NSM_BOUND_RTOL)) <= 1e-14 * want);
+    /* mu >= 1 uses min(mu, 1) = 1 */
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_bound(W, u0, 3.0, &bound), NSM_OK);
+    CU_ASSERT(fabs(bound - 0.5 * want * (1 + NSM_BOUND_RTOL)) <= 1e-14 * want);
+    /* frictionless: exactly -u_n/W_nn (with the rounding margin) */
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_bound(W, u0, 0.0, &bound), NSM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(bound, 1.0 * (1 + NSM_BOUND_RTOL), 1e-15);
+    u0[1] = 0.5;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_bound(W, u0, 0.5, &bound), NSM_OK);
+    CU_ASSERT_EQUAL(bound, 0.0);
+    bound = 7.0;
+    CU_ASSERT_EQUAL(nsm_routh_bound(NULL, u0, 0.5, &bound), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_routh_bound(W, u0, -0.5, &bound), NSM_ERR_ARG);
+    W[3] = 0.1;
+    CU_ASSERT_EQUAL(nsm_routh_bound(W, u0, 0.5, &bound), NSM_ERR_NOT_SPD);
+    W[3] = NAN;
+    CU_ASSERT_EQUAL(nsm_routh_bound(W, u0, 0.5, &bound), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(bound, 7.0);
+}
+
+
+/* ---------------------------------------------------------------------------------------- */
+/* Multi-contact integrator                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+#define MAXN 8
+#define MAXM 4
+
+typedef struct problem {
+    size_t n, m;
+    double M[MAXN * MAXN], Jn[MAXM * MAXN], Jt[MAXM * MAXN], mu[MAXM], vm[MAXN];
+} problem;
+
+/* Random problem with at least one penetrating contact; 2m <= n keeps J of full row rank. */
+static void random_problem(nsm_rng *rng, problem *P, int allow_wide)
+{
+    P->n = nsm_rng_index(rng, 2, MAXN);
+    size_t mmax = allow_wide ? MAXM : P->n / 2;
+    if (mmax > MAXM) {
+        mmax = MAXM;
+    }
+    if (mmax < 1) {
+        mmax = 1;
+    }
+    P->m = nsm_rng_index(rng, 1, mmax);
+    prop_spd(rng, P->n, 10.0, 1.0, P->M);
+    prop_vector(rng, P->m * P->n, P->Jn);
+    prop_vector(rng, P->m * P->n, P->Jt);
+    for (size_t c = 0; c < P->m; c++) {
+        P->mu[c] = nsm_rng_index(rng, 0, 5) == 0 ? 0.0 : nsm_rng_range(rng, 0.05, 1.5);
+    }
+    for (int tries = 0; tries < 100; tries++) {
+        prop_vector(rng, P->n, P->vm);
+        for (size_t c = 0; c < P->m; c++) {
+            double un = 0;
+            for (size_t i = 0; i < P->n; i++) {
+                un += P->Jn[c * P->n + i] * P->vm[i];
+            }
+            if (un < -0.1) {
+                return;
+            }
+        }
+    }
+}
+
+/* Independent W = J M^-1 J^T with LAPACK (dposv), (t, n) per contact; and u0 = J v-. */
+static void oracle_delassus(const problem *P, double *W, double *u0)
+{
+    size_t n = P->n, K = 2 * P->m;
+    double A[MAXN * MAXN], B[MAXN * 2 * MAXM], J[2 * MAXM * MAXN] = {0};
+    for (size_t c = 0; c < P->m; c++) {
+        for (size_t i = 0; i < n; i++) {
+            J[(2 * c) * n + i] = P->Jt[c * n + i];
+            J[(2 * c + 1) * n + i] = P->Jn[c * n + i];
+        }
+    }
+    memcpy(A, P->M, sizeof(double) * n * n);
+    tm_transpose(K, n, J, B);
+    int info = LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, (lapack_int)K, A,
+                             (lapack_int)n, B, (lapack_int)K);
+    CU_ASSERT_EQUAL(info, 0);
+    tm_matmul(K, K, n, J, B, W);
+    for (size_t k = 0; k < K; k++) {
+        u0[k] = 0;
+        for (size_t i = 0; i < n; i++) {
+            u0[k] += J[k * n + i] * P->vm[i];
+        }
+    }
+}
+
+static nsm_status run_policy(const problem *P, const nsm_impact_policy *pol,
+                             const nsm_impact_opts *opts, double *vp, double *Lam,
+                             nsm_impact_info *info)
+{
+    static double work[4096];
+    size_t lw = nsm_impact_work(P->n, P->m);
+    CU_ASSERT_FATAL(lw <= 4096);
+    return nsm_impact_solve(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, pol, opts, vp, Lam,
+                            info, work, lw);
+}
+
+/* Checks shared by every policy, against plain-loop recomputation. */
+static int check_outcome(const problem *P, const double *vp, const double *Lam,
+                         const nsm_impact_info *info, char *msg, size_t msglen)
+{
+    size_t n = P->n, m = P->m;
+    /* energy from v (plain loops) */
+    double e0 = 0, e1 = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n; j++) {
+            e0 += 0.5 * P->vm[i] * P->M[i * n + j] * P->vm[j];
+            e1 += 0.5 * vp[i] * P->M[i * n + j] * vp[j];
+        }
+    }
+    if (e1 > e0 * (1 + 1e-9) + 1e-14) {
+        snprintf(msg, msglen, "energy increased: %.17g -> %.17g", e0, e1);
+        return 1;
+    }
+    double s = 0;
+    for (size_t c = 0; c < m; c++) {
+        if (Lam[2 * c + 1] < -1e-15 ||
+            fabs(Lam[2 * c]) > P->mu[c] * Lam[2 * c + 1] * (1 + 1e-10) + 1e-14) {
+            snprintf(msg, msglen, "impulse of contact %zu outside its cone: (%g, %g) mu %g", c,
+                     Lam[2 * c], Lam[2 * c + 1], P->mu[c]);
+            return 1;
+        }
+        s += Lam[2 * c + 1];
+        double un = 0;
+        for (size_t i = 0; i < n; i++) {
+            un += P->Jn[c * n + i] * vp[i];
+        }
+        if (un < -info->check_tol || !(info->check_tol < 1e-6)) {
+            snprintf(msg, msglen, "contact %zu left penetrating: %g", c, un);
+            return 1;
+        }
+    }
+    if (fabs(s - info->s) > 1e-9 * (1 + s) || !(info->s <= info->bound)) {
+        snprintf(msg, msglen, "s = %g (sum %g) vs bound %g", info->s, s, info->bound);
+        return 1;
+    }
+    /* momentum balance M (v+ - v-) = J^T Lambda */
+    for (size_t i = 0; i < n; i++) {
+        double lhs = 0, rhs = 0, sc = 0;
+        for (size_t j = 0; j < n; j++) {
+            lhs += P->M[i * n + j] * (vp[j] - P->vm[j]);
+            sc += fabs(P->M[i * n + j]) * (fabs(vp[j]) + fabs(P->vm[j]));
+        }
+        for (size_t c = 0; c < m; c++) {
+            rhs += P->Jt[c * n + i] * Lam[2 * c] + P->Jn[c * n + i] * Lam[2 * c + 1];
+            sc += fabs(P->Jt[c * n + i] * Lam[2 * c]) + fabs(P->Jn[c * n + i] * Lam[2 * c + 1]);
+        }
+        if (fabs(lhs - rhs) > 1e-10 * (1 + sc)) {
+            snprintf(msg, msglen, "momentum balance row %zu: %g vs %g", i, lhs, rhs);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+typedef struct policy_ctx {
+    nsm_policy_kind kind;
+    size_t ok, no_bound, compared, zeno;
+} policy_ctx;
+
+static int prop_policy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+{
+    policy_ctx *ctx = vctx;
+    problem P;
+    random_problem(rng, &P, 0);
+    size_t order[MAXM];
+    double ratios[MAXM];
+    for (size_t c = 0; c < P.m; c++) {
+        order[c] = c;
+        ratios[c] = nsm_rng_range(rng, 0.1, 1.0);
+    }
+    for (size_t c = P.m; c > 1; c--) {
+        size_t j = nsm_rng_index(rng, 0, c - 1);
+        size_t t = order[c - 1];
+        order[c - 1] = order[j];
+        order[j] = t;
+    }
+    nsm_impact_policy pol = {ctx->kind, order, ratios, (unsigned long)nsm_rng_u64(rng), 7};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = ctx->kind == NSM_POLICY_SEQUENTIAL ? 2000 : 200;
+    double vp[MAXN], Lam[2 * MAXM];
+    nsm_impact_info info;
+    nsm_status st = run_policy(&P, &pol, &opts, vp, Lam, &info);
+    if (st == NSM_ERR_NO_BOUND) {
+        ctx->no_bound++;
+        return 0;
+    }
+    if (st != NSM_OK) {
+        snprintf(msg, msglen, "status %s (n=%zu m=%zu steps %zu cap %zu s %g bound %g)",
+                 nsm_status_str(st), P.n, P.m, info.steps, info.step_cap, info.s, info.bound);
+        return 1;
+    }
+    ctx->ok++;
+    if (check_outcome(&P, vp, Lam, &info, msg, msglen)) {
+        return 1;
+    }
+    if (ctx->kind == NSM_POLICY_SEQUENTIAL) {
+        /* repeated single-contact resolution on an independently computed W */
+        double W[4 * MAXM * MAXM], u[2 * MAXM], L2[2 * MAXM] = {0};
+        oracle_delassus(&P, W, u);
+        size_t K = 2 * P.m;
+        int finished = 0;
+        for (int rounds = 0; rounds < 10000; rounds++) {
+            size_t c = P.m;
+            for (size_t k = 0; k < P.m; k++) {
+                if (u[2 * order[k] + 1] < -opts.ntol) {
+                    c = order[k];
+                    break;
+                }
+            }
+            if (c == P.m) {
+                finished = 1;
+                break;
+            }
+            double Wc[4] = {W[(2 * c) * K + 2 * c], W[(2 * c) * K + 2 * c + 1],
+                            W[(2 * c + 1) * K + 2 * c], W[(2 * c + 1) * K + 2 * c + 1]};
+            Wc[1] = Wc[2] = 0.5 * (Wc[1] + Wc[2]);
+            double uc[2] = {u[2 * c], u[2 * c + 1]};
+            nsm_routh_result r;
+            if (nsm_routh_planar(Wc, uc, P.mu[c], opts.ztol, &r) != NSM_OK) {
+                snprintf(msg, msglen, "routh failed");
+                return 1;
+            }
+            for (size_t k = 0; k < K; k++) {
+                u[k] += W[k * K + 2 * c] * r.p_t + W[k * K + 2 * c + 1] * r.p_n;
+            }
+            u[2 * c + 1] = 0.0;
+            L2[2 * c] += r.p_t;
+            L2[2 * c + 1] += r.p_n;
+        }
+        if (!finished) {
+            /* the alternation of single-contact resolutions accumulates (Zeno): no finite
+               oracle; counted, and the comparison must cover most cases */
+            ctx->zeno++;
+            return 0;
+        }
+        ctx->compared++;
+        /* events closer than h/NSM_IMPACT_MIN_STEP_RATIO are stepped over: agreement to a
+           small multiple of that segment */
+        double hmin = info.bound / ((double)opts.steps * NSM_IMPACT_MIN_STEP_RATIO);
+        double tolL = 1e-8 * (1 + tm_maxabs(K, L2)) + 10.0 * (double)(info.forced + 1) * hmin;
+        for (size_t k = 0; k < K; k++) {
+            if (fabs(L2[k] - Lam[k]) > tolL) {
+                snprintf(msg, msglen, "sequential Lambda[%zu] = %.12g, repeated Routh %.12g", k,
+                         Lam[k], L2[k]);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void test_policy_sequential(void)
+{
+    policy_ctx ctx = {NSM_POLICY_SEQUENTIAL, 0, 0, 0, 0};
+    size_t cases = prop_run("sequential policy: invariants, equals repeated Routh", prop_policy,
+                            &ctx, 1000);
+    printf(" [ok %zu, compared with repeated Routh %zu, Zeno %zu, no bound %zu] ", ctx.ok,
+           ctx.compared, ctx.zeno, ctx.no_bound);
+    CU_ASSERT(ctx.ok == cases);
+    CU_ASSERT(10 * ctx.compared >= 9 * ctx.ok);
+}
+
+static void test_policy_simultaneous(void)
+{
+    policy_ctx ctx = {NSM_POLICY_SIMULTANEOUS, 0, 0, 0, 0};
+    size_t cases = prop_run("simultaneous policy: invariants", prop_policy, &ctx, 1000);
+    CU_ASSERT(ctx.ok == cases);
+}
+
+static void test_policy_sampled(void)
+{
+    policy_ctx ctx = {NSM_POLICY_SAMPLED, 0, 0, 0, 0};
+    size_t cases = prop_run("sampled policy: invariants", prop_policy, &ctx, 1000);
+    CU_ASSERT(ctx.ok == cases);
+}
+
+
+/* Box against floor and right wall (math.md): square w = 1, m = 1, I = 1/6, mu = 1, tilted 10°. */
+static void boxwall(problem *P)
+{
+    double th = 10.0 * 3.14159265358979323846 / 180.0, c = cos(th), s = sin(th);
+    memset(P, 0, sizeof *P);
+    P->n = 3;
+    P->m = 2;
+    P->M[0] = 1.0;
+    P->M[4] = 1.0;
+    P->M[8] = 1.0 / 6.0;
+    /* floor: lowest corner r = R(th)(-1/2, -1/2); normal (0, 1), tangent (1, 0) */
+    double fx = -0.5 * c + 0.5 * s, fy = -0.5 * s - 0.5 * c;
+    double Jnf[3] = {0, 1, fx}, Jtf[3] = {1, 0, -fy};
+    /* wall: rightmost corner r = R(th)(1/2, -1/2); normal (-1, 0), tangent (0, 1) */
+    double wx = 0.5 * c + 0.5 * s, wy = 0.5 * s - 0.5 * c;
+    double Jnw[3] = {-1, 0, wy}, Jtw[3] = {0, 1, wx};
+    memcpy(P->Jn, Jnf, sizeof Jnf);
+    memcpy(P->Jn + 3, Jnw, sizeof Jnw);
+    memcpy(P->Jt, Jtf, sizeof Jtf);
+    memcpy(P->Jt + 3, Jtw, sizeof Jtw);
+    P->mu[0] = P->mu[1] = 1.0;
+    P->vm[0] = 1.0;
+}
+
+static void test_impact_errors(void)
+{
+    problem P;
+    boxwall(&P);
+    static double work[4096];
+    size_t lw = nsm_impact_work(P.n, P.m);
+    CU_ASSERT_EQUAL(lw, 9 + 4 * 2 * 3 + 4 * 4 + 18 * 2 + 3);
+    CU_ASSERT_EQUAL(nsm_impact_work(0, 2), 0);
+    CU_ASSERT_EQUAL(nsm_impact_work(3, NSM_MAX_DIM), 0);
+    size_t order[2] = {1, 0};
+    double ratios[2] = {1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
+    nsm_impact_info info;
+#define SOLVE(nn, mm, Mx, lwx) nsm_impact_solve(nn, mm, Mx, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, \
+                                               vp, L, &info, work, lwx)
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, NULL, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, vp, L,
+                                     &info, work, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, &opts, vp, L,
+                                     &info, work, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(SOLVE(0, 2, P.M, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(SOLVE(3, 0, P.M, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw - 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, vp, L,
+                                     &info, P.M, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, P.M, L,
+                                     &info, work, lw), NSM_ERR_ALIAS);
+    order[0] = 0; /* not a permutation */
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    order[0] = 2;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    order[0] = 1;
+    pol.kind = NSM_POLICY_SIMULTANEOUS;
+    ratios[1] = 0.0;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    ratios[1] = NAN;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_NOT_FINITE);
+    ratios[1] = 1.0;
+    pol.kind = NSM_POLICY_SAMPLED;
+    pol.hold = 0;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    pol.hold = 1;
+    pol.kind = (nsm_policy_kind)7;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    pol.kind = NSM_POLICY_SEQUENTIAL;
+    opts.steps = 0;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    opts.steps = 100;
+    opts.ztol = -1;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    opts.ztol = 1e-12;
+    P.mu[1] = -0.1;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    P.mu[1] = 1.0;
+    P.vm[2] = INFINITY;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_NOT_FINITE);
+    P.vm[2] = 0.0;
+    P.M[8] = -1.0;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_NOT_SPD);
+    P.M[8] = 1.0 / 6.0;
+    P.M[1] = 0.5; /* not symmetric */
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_NOT_SPD);
+    P.M[1] = 0.0;
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(vp[i], 7.0);
+    }
+    /* already separating: trivial answer */
+    P.vm[0] = -1.0;
+    P.vm[1] = 0.5;
+    CU_ASSERT_EQUAL_FATAL(SOLVE(3, 2, P.M, lw), NSM_OK);
+    CU_ASSERT_EQUAL(vp[0], -1.0);
+    CU_ASSERT_EQUAL(vp[1], 0.5);
+    CU_ASSERT_EQUAL(vp[2], 0.0);
+    CU_ASSERT_EQUAL(tm_maxabs(4, L), 0.0);
+    CU_ASSERT_EQUAL(info.s, 0.0);
+    CU_ASSERT_EQUAL(info.steps, 0);
+#undef SOLVE
+}
+
+static void test_impact_no_bound(void)
+{
+    /* point mass between two facing walls: an internal impulse exists (gamma = 0) */
+    double M[4] = {1, 0, 0, 1}, Jn[4] = {1, 0, -1, 0}, Jt[4] = {0, 1, 0, 1}, mu[2] = {0.5, 0.5};
+    double vm[2] = {-1.0, 0.3}, vp[2], L[4], work[256];
+    size_t order[2] = {0, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    nsm_impact_info info;
+    nsm_status st = nsm_impact_solve(2, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
+                                     nsm_impact_work(2, 2));
+    CU_ASSERT_EQUAL(st, NSM_ERR_NO_BOUND);
+    CU_ASSERT_EQUAL(info.has_bound, 0);
+    CU_ASSERT_EQUAL(info.step_cap, opts.fallback_steps);
+    /* the fallback still resolves this impact: frictionless-like stop of the x velocity */
+    CU_ASSERT_EQUAL(info.terminated, 1);
+    CU_ASSERT(fabs(vp[0]) <= 1e-9);
+}
+
+static void test_impact_boxwall(void)
+{
+    problem P;
+    boxwall(&P);
+    size_t order[2] = {1, 0};
+    double ratios[2] = {1, 1};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    double vp[3], L[4];
+    nsm_impact_info info;
+    char msg[256] = "";
+    for (int k = 0; k < 3; k++) {
+        nsm_impact_policy pol = {(nsm_policy_kind)k, order, ratios, 42, 5};
+        CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
+        CU_ASSERT(info.has_bound == 1 && info.gamma_lb > 0.0);
+        int bad = check_outcome(&P, vp, L, &info, msg, sizeof msg);
+        if (bad) {
+            printf("\n  %s\n", msg);
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+    }
+    /* sampled: reproducible from the seed */
+    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, order, ratios, 1234, 3};
+    double vp2[3], L2[4];
+    CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp2, L2, &info), NSM_OK);
+    CU_ASSERT(memcmp(vp, vp2, sizeof vp) == 0);
+    /* sequential wall first: wall resolves, then the floor (if it penetrates); the wall
+       impulse alone is Routh on the wall block */
+    double W[16], u[4];
+    oracle_delassus(&P, W, u);
+    CU_ASSERT(u[1] >= 0.0 && u[3] < 0.0);
+}
+
+static void test_outcome_set(void)
+{
+    problem P;
+    boxwall(&P);
+    enum { NS = 200 };
+    static double work[4096], vplus[(NS + 3) * 3], big[8192];
+    static nsm_status status[NS + 3];
+    static nsm_policy_kind kind[NS + 3];
+    size_t nruns = 0, acc = 0;
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 500;
+    size_t lw = nsm_impact_work(3, 2) + 4;
+    CU_ASSERT_EQUAL(nsm_outcome_count(2, NS), NS + 3);
+    CU_ASSERT_EQUAL(nsm_outcome_count(7, NS), 0);
+    CU_ASSERT_EQUAL(nsm_outcome_count(3, 5), 6 + 1 + 5);
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5,
+                                          NS + 3, vplus, status, kind, &nruns, &acc, work, lw),
+                          NSM_OK);
+    CU_ASSERT_EQUAL(nruns, NS + 3);
+    CU_ASSERT(acc <= nruns);
+    CU_ASSERT(acc >= nruns - nruns / 100);
+    CU_ASSERT_EQUAL(kind[0], NSM_POLICY_SEQUENTIAL);
+    CU_ASSERT_EQUAL(kind[1], NSM_POLICY_SEQUENTIAL);
+    CU_ASSERT_EQUAL(kind[2], NSM_POLICY_SIMULTANEOUS);
+    CU_ASSERT_EQUAL(kind[3], NSM_POLICY_SAMPLED);
+    size_t nacc = 0;
+    for (size_t r = 0; r < nruns; r++) {
+        if (status[r] != NSM_OK) {
+            continue;
+        }
+        nacc++;
+        /* no contact penetrating, energy not increased (plain loops) */
+        double e0 = 0.5 * (1.0 + 0.0), e1 = 0.5 * (vplus[3 * r] * vplus[3 * r] +
+                    vplus[3 * r + 1] * vplus[3 * r + 1] + vplus[3 * r + 2] * vplus[3 * r + 2] / 6.0);
+        CU_ASSERT(e1 <= e0 * (1 + 1e-9));
+        for (size_t c = 0; c < 2; c++) {
+            double un = 0;
+            for (size_t i = 0; i < 3; i++) {
+                un += P.Jn[c * 3 + i] * vplus[3 * r + i];
+            }
+            CU_ASSERT(un >= -1e-8);
+        }
+    }
+    CU_ASSERT_EQUAL(nacc, acc);
+    /* the sequential run (order 0, 1) equals the single policy run */
+    size_t order[2] = {0, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+    double vp[3], L[4];
+    nsm_impact_info info;
+    CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
+    CU_ASSERT(tm_maxabs_diff(3, vp, vplus) == 0.0);
+    /* errors */
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, NS + 3,
+                                    vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 2,
+                                    vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, NS + 3,
+                                    vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 7, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 3,
+                                    vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 3,
+                                    vplus, status, kind, &nruns, &acc, work, lw - 1),
+                    NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 3,
+                                    NULL, status, kind, &nruns, &acc, work, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 3,
+                                    big, status, kind, &nruns, &acc, big + 300, lw),
+                    NSM_ERR_ALIAS);
+    P.M[0] = -1;
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 3,
+                                    vplus, status, kind, &nruns, &acc, work, lw),
+                    NSM_ERR_NOT_SPD);
+}
+
+/* Brute force: p is an extreme point iff it lies in no triangle / segment of other points. */
+static int in_triangle(const double *x, const double *y, size_t a, size_t b, size_t c, size_t p)
+{
+    double d1 = (x[b] - x[a]) * (y[p] - y[a]) - (y[b] - y[a]) * (x[p] - x[a]);
+    double d2 = (x[c] - x[b]) * (y[p] - y[b]) - (y[c] - y[b]) * (x[p] - x[b]);
+    double d3 = (x[a] - x[c]) * (y[p] - y[c]) - (y[a] - y[c]) * (x[p] - x[c]);
+    return (d1 >= 0 && d2 >= 0 && d3 >= 0) || (d1 <= 0 && d2 <= 0 && d3 <= 0);
+}
+
+static int prop_hull(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    size_t n = nsm_rng_index(rng, 1, 25);
+    double x[25], y[25];
+    size_t idx[25], hull[26], nh = 0;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = nsm_rng_normal(rng);
+        y[i] = nsm_rng_normal(rng);
+    }
+    if (nsm_hull2d(n, x, y, idx, hull, &nh) != NSM_OK) {
+        snprintf(msg, msglen, "status");
+        return 1;
+    }
+    size_t extreme = 0;
+    for (size_t p = 0; p < n; p++) {
+        int inside = 0;
+        for (size_t a = 0; a < n && !inside; a++) {
+            for (size_t b = a + 1; b < n && !inside; b++) {
+                for (size_t c = b + 1; c < n && !inside; c++) {
+                    if (a != p && b != p && c != p && in_triangle(x, y, a, b, c, p)) {
+                        inside = 1;
+                    }
+                }
+            }
+        }
+        extreme += !inside;
+    }
+    if (n >= 3 && nh != extreme) {
+        snprintf(msg, msglen, "n=%zu hull has %zu vertices, brute force %zu", n, nh, extreme);
+        return 1;
+    }
+    /* counter-clockwise, strictly convex, contains every point */
+    for (size_t i = 0; n >= 3 && i < nh; i++) {
+        size_t a = hull[i], b = hull[(i + 1) % nh];
+        for (size_t p = 0; p < n; p++) {
+            double cr = (x[b] - x[a]) * (y[p] - y[a]) - (y[b] - y[a]) * (x[p] - x[a]);
+            if (cr < -1e-12) {
+                snprintf(msg, msglen, "point %zu outside edge %zu", p, i);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void test_hull(void)
+{
+    prop_run("hull2d equals brute-force extreme points", prop_hull, NULL, 500);
+    double x[4] = {0, 1, 1, 0}, y[4] = {0, 0, 1, 1};
+    size_t idx[4], hull[5], nh;
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, hull, &nh), NSM_OK);
+    CU_ASSERT_EQUAL(nh, 4);
+    CU_ASSERT_EQUAL(hull[0], 0);
+    CU_ASSERT_EQUAL(hull[1], 1);
+    CU_ASSERT_EQUAL(hull[2], 2);
+    CU_ASSERT_EQUAL(hull[3], 3);
+    CU_ASSERT_EQUAL(nsm_hull2d(1, x, y, idx, hull, &nh), NSM_OK);
+    CU_ASSERT_EQUAL(nh, 1);
+    CU_ASSERT_EQUAL(nsm_hull2d(0, x, y, idx, hull, &nh), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_hull2d(4, NULL, y, idx, hull, &nh), NSM_ERR_NULL);
+    x[2] = NAN;
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, hull, &nh), NSM_ERR_NOT_FINITE);
+}
+
+static CU_TestInfo routh_tests[] = {
+    {"routh: Lemma 2 bound (closed form, frictionless, errors)", test_routh_bound},
+    {"routh: slip throughout (closed form, mirror)", test_routh_slip_throughout},
+    {"routh: slip then stick (closed form)", test_routh_slip_stick},
+    {"routh: slip then reversal (closed form)", test_routh_slip_reversal},
+    {"routh: stick and reversal from rest", test_routh_from_rest},
+    {"routh: frictionless is exact", test_routh_frictionless},
+    {"routh: Painleve continuation", test_routh_painleve},
+    {"routh: errors and separating input", test_routh_errors},
+    {"routh: property against fine-step integration", test_routh_property},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo impact_tests[] = {
+    {"impact: sequential policy (1000 cases)", test_policy_sequential},
+    {"impact: simultaneous policy (1000 cases)", test_policy_simultaneous},
+    {"impact: sampled policy (1000 cases)", test_policy_sampled},
+    {"impact: bad input statuses, separating input", test_impact_errors},
+    {"impact: wedged contacts give NSM_ERR_NO_BOUND and the fallback", test_impact_no_bound},
+    {"impact: box against floor and wall, every policy", test_impact_boxwall},
+    {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
+    {"hull2d: property against brute force", test_hull},
+    CU_TEST_INFO_NULL,
+};
+
+static int reg(void)
+{
+    if (nsm_add_suite("routh", routh_tests) != 0) {
+        return 1;
+    }
+    return nsm_add_suite("impact", impact_tests);
+}
+
+int main(void) { return nsm_test_main("test_contact", reg); }

@@ -1,0 +1,411 @@
+/* Tests of the setvalued module: the Unit map and the Coulomb friction cone. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+#include "prop.h"
+#include "nsmech.h"
+
+/* ---------------------------------------------------------------------------------------- */
+/* Unit map                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+static void test_unit_direction(void)
+{
+    double v[3] = {3.0, 0.0, -4.0};
+    double u[3] = {9, 9, 9};
+    nsm_unit_case which = NSM_UNIT_BALL;
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(3, v, 0.0, &which, u), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+    CU_ASSERT_DOUBLE_EQUAL(u[0], 0.6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(u[1], 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(u[2], -0.8, 1e-15);
+    /* in place, and values whose squares would overflow or underflow */
+    double w[2] = {3e300, 4e300};
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(2, w, 0.0, &which, w), NSM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(w[0], 0.6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(w[1], 0.8, 1e-15);
+    double z[2] = {-3e-310, 4e-310};
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(2, z, 0.0, &which, u), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+    CU_ASSERT_DOUBLE_EQUAL(u[0], -0.6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(u[1], 0.8, 1e-12);
+}
+
+static void test_unit_ball(void)
+{
+    double v[2] = {3e-9, -4e-9}; /* norm 5e-9 */
+    double u[2] = {7, 7};
+    nsm_unit_case which = NSM_UNIT_DIRECTION;
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(2, v, 5e-9, &which, u), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_BALL);
+    CU_ASSERT_EQUAL(u[0], 0.0);
+    CU_ASSERT_EQUAL(u[1], 0.0);
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(2, v, 4.9e-9, &which, u), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+    double zero[3] = {0, -0.0, 0};
+    double u3[3] = {1, 1, 1};
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(3, zero, 0.0, &which, u3), NSM_OK);
+    CU_ASSERT_EQUAL(tm_maxabs(3, u3), 0.0);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_BALL);
+}
+
+static void test_unit_errors(void)
+{
+    double v[4] = {1, 2, 3, 4};
+    double u[4] = {5, 5, 5, 5};
+    nsm_unit_case which = NSM_UNIT_BALL;
+    CU_ASSERT_EQUAL(nsm_unit(2, NULL, 0.0, &which, u), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_unit(2, v, 0.0, NULL, u), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_unit(2, v, 0.0, &which, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_unit(0, v, 0.0, &which, u), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_unit(NSM_MAX_DIM + 1, v, 0.0, &which, u), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_unit(2, v, -1.0, &which, u), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_unit(2, v, NAN, &which, u), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_unit(2, v, INFINITY, &which, u), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_unit(3, v, 0.0, &which, v + 1), NSM_ERR_ALIAS);
+    v[1] = NAN;
+    CU_ASSERT_EQUAL(nsm_unit(2, v, 0.0, &which, u), NSM_ERR_NOT_FINITE);
+    v[1] = -INFINITY;
+    CU_ASSERT_EQUAL(nsm_unit(2, v, 0.0, &which, u), NSM_ERR_NOT_FINITE);
+    /* nothing written on error */
+    CU_ASSERT_EQUAL(which, NSM_UNIT_BALL);
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(u[i], 5.0);
+    }
+}
+
+static int prop_unit(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    size_t n = nsm_rng_index(rng, 1, 12);
+    double v[12];
+    double u[12];
+    double scale = pow(10.0, nsm_rng_range(rng, -200, 200));
+    prop_vector(rng, n, v);
+    for (size_t i = 0; i < n; i++) {
+        v[i] *= scale;
+    }
+    long double ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        ss += ((long double)v[i] / scale) * ((long double)v[i] / scale);
+    }
+    double norm = (double)sqrtl(ss) * scale;
+    double ztol = norm * nsm_rng_range(rng, 0.0, 2.0);
+    nsm_unit_case which;
+    if (nsm_unit(n, v, ztol, &which, u) != NSM_OK) {
+        snprintf(msg, msglen, "status not OK");
+        return 1;
+    }
+    if (norm > ztol * (1 + 1e-12)) {
+        if (which != NSM_UNIT_DIRECTION) {
+            snprintf(msg, msglen, "expected a direction (norm %g ztol %g)", norm, ztol);
+            return 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (fabs(u[i] - v[i] / norm) > 1e-14) {
+                snprintf(msg, msglen, "u[%zu] = %.17g, expected %.17g", i, u[i], v[i] / norm);
+                return 1;
+            }
+        }
+    } else if (norm < ztol * (1 - 1e-12)) {
+        if (which != NSM_UNIT_BALL || tm_maxabs(n, u) != 0.0) {
+            snprintf(msg, msglen, "expected the ball with u = 0");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void test_unit_property(void)
+{
+    prop_run("unit map equals v/|v| or the ball", prop_unit, NULL, 2000);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Friction cone                                                                             */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Independent membership predicate in long double: ln >= -tol and |lt| <= mu*ln + tol. */
+static int oracle_in_cone(size_t d, double mu, double ln, const double *lt, double tol)
+{
+    long double a = fabsl((long double)lt[0]);
+    if (d == 2) {
+        a = hypotl((long double)lt[0], (long double)lt[1]);
+    }
+    return (long double)ln >= -(long double)tol &&
+           a <= (long double)mu * (long double)ln + (long double)tol;
+}
+
+static void test_cone_contains_examples(void)
+{
+    int in = -1;
+    double t1[1] = {0.5};
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.5, 1.0, t1, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1); /* on the boundary */
+    t1[0] = -0.5000001;
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.5, 1.0, t1, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 0);
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.5, 1.0, t1, 1e-6, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    double t2[2] = {3.0, 4.0};
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 5.0, t2, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 4.999, t2, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 0);
+    /* large values: squares would overflow */
+    double tb[2] = {3e200, 4e200};
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 5e200, tb, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 4.99e200, tb, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 0);
+    /* frictionless: only lt = 0 with ln >= 0 */
+    double t0[2] = {0.0, 0.0};
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 0.0, 2.0, t0, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 0.0, -1e-9, t0, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 0);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 0.0, -1e-9, t0, 1e-9, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    t0[1] = 1e-12;
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 0.0, 2.0, t0, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 0);
+    /* negative normal impulse is never inside without tolerance */
+    t2[0] = 0.0;
+    t2[1] = 0.0;
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 2.0, -1.0, t2, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 0);
+}
+
+static void test_cone_contains_errors(void)
+{
+    double t[2] = {1, 1};
+    int in = 7;
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, NULL, 0.0, &in), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, t, 0.0, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_cone_contains(0, 1.0, 1.0, t, 0.0, &in), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_cone_contains(3, 1.0, 1.0, t, 0.0, &in), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, -0.1, 1.0, t, 0.0, &in), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, NAN, 1.0, t, 0.0, &in), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, INFINITY, 1.0, t, 0.0, &in), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, t, -1e-3, &in), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, t, NAN, &in), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, NAN, t, 0.0, &in), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, INFINITY, t, 0.0, &in), NSM_ERR_NOT_FINITE);
+    t[1] = NAN;
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, t, 0.0, &in), NSM_ERR_NOT_FINITE);
+    /* d = 1 never reads lt[1] */
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 1.0, 1.0, t, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    in = 7;
+    t[0] = -INFINITY;
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 1.0, 1.0, t, 0.0, &in), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(in, 7);
+}
+
+/* Random point: mixture of inside, outside, polar and near-boundary points. */
+static void random_point(nsm_rng *rng, size_t *d, double *mu, double *ln, double *lt)
+{
+    *d = nsm_rng_index(rng, 1, 2);
+    *mu = nsm_rng_index(rng, 0, 5) == 0 ? 0.0 : nsm_rng_range(rng, 0.0, 3.0);
+    double scale = pow(10.0, nsm_rng_range(rng, -6, 6));
+    *ln = nsm_rng_normal(rng) * scale;
+    lt[0] = nsm_rng_normal(rng) * scale;
+    lt[1] = *d == 2 ? nsm_rng_normal(rng) * scale : 0.0;
+    if (nsm_rng_index(rng, 0, 3) == 0) {
+        /* exactly on a ray of the boundary */
+        double a = *d == 2 ? hypot(lt[0], lt[1]) : fabs(lt[0]);
+        *ln = (*mu > 0.0 && a > 0.0) ? a / *mu : *ln;
+    }
+}
+
+static int prop_cone_contains(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    size_t d;
+    double mu, ln, lt[2];
+    random_point(rng, &d, &mu, &ln, lt);
+    double tol = nsm_rng_index(rng, 0, 1) ? 0.0 : fabs(ln) * nsm_rng_range(rng, 0.0, 0.5);
+    int in = -1;
+    if (nsm_cone_contains(d, mu, ln, lt, tol, &in) != NSM_OK) {
+        snprintf(msg, msglen, "status not OK");
+        return 1;
+    }
+    /* skip points within rounding distance of the boundary, where float evaluations differ */
+    long double a = d == 2 ? hypotl(lt[0], lt[1]) : fabsl((long double)lt[0]);
+    long double r = (long double)mu * ln + tol;
+    long double gap = fabsl(a - r);
+    long double sc = fabsl(a) + fabsl(r) + fabsl((long double)ln);
+    if (gap <= 1e-13L * sc || fabsl((long double)ln + tol) <= 1e-13L * sc) {
+        return 0;
+    }
+    int want = oracle_in_cone(d, mu, ln, lt, tol);
+    if (in != want) {
+        snprintf(msg, msglen, "d=%zu mu=%g ln=%.17g lt=(%.17g,%.17g) tol=%g: got %d want %d", d,
+                 mu, ln, lt[0], lt[1], tol, in, want);
+        return 1;
+    }
+    return 0;
+}
+
+static void test_cone_contains_property(void)
+{
+    prop_run("cone membership equals the predicate", prop_cone_contains, NULL, 5000);
+}
+
+static void test_cone_project_examples(void)
+{
+    double pn, pt[2];
+    /* d = 1: (ln, lt) = (1, 3), mu = 1 -> n = (1 + 3)/2 = 2, t = 2 */
+    double t1[1] = {3.0};
+    CU_ASSERT_EQUAL_FATAL(nsm_cone_project(1, 1.0, 1.0, t1, &pn, pt), NSM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(pn, 2.0, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pt[0], 2.0, 1e-15);
+    t1[0] = -3.0;
+    CU_ASSERT_EQUAL_FATAL(nsm_cone_project(1, 1.0, 1.0, t1, &pn, pt), NSM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(pt[0], -2.0, 1e-15);
+    /* polar cone -> origin */
+    t1[0] = 0.5;
+    CU_ASSERT_EQUAL_FATAL(nsm_cone_project(1, 1.0, -1.0, t1, &pn, pt), NSM_OK);
+    CU_ASSERT_EQUAL(pn, 0.0);
+    CU_ASSERT_EQUAL(pt[0], 0.0);
+    /* inside -> unchanged, in place */
+    double t2[2] = {0.3, -0.4};
+    CU_ASSERT_EQUAL_FATAL(nsm_cone_project(2, 0.5, 1.0, t2, &pn, t2), NSM_OK);
+    CU_ASSERT_EQUAL(pn, 1.0);
+    CU_ASSERT_EQUAL(t2[0], 0.3);
+    CU_ASSERT_EQUAL(t2[1], -0.4);
+    /* d = 2: (ln, lt) = (0, (3, 4)), mu = 2: a = 5, n = (0 + 10)/5 = 2, |t| = 4 along (0.6, 0.8) */
+    t2[0] = 3.0;
+    t2[1] = 4.0;
+    CU_ASSERT_EQUAL_FATAL(nsm_cone_project(2, 2.0, 0.0, t2, &pn, pt), NSM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(pn, 2.0, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pt[0], 2.4, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pt[1], 3.2, 1e-15);
+    /* frictionless: (max(ln, 0), 0) */
+    CU_ASSERT_EQUAL_FATAL(nsm_cone_project(2, 0.0, 1.5, t2, &pn, pt), NSM_OK);
+    CU_ASSERT_EQUAL(pn, 1.5);
+    CU_ASSERT_EQUAL(pt[0], 0.0);
+    CU_ASSERT_EQUAL(pt[1], 0.0);
+    CU_ASSERT_EQUAL_FATAL(nsm_cone_project(2, 0.0, -1.5, t2, &pn, pt), NSM_OK);
+    CU_ASSERT_EQUAL(pn, 0.0);
+    CU_ASSERT_EQUAL(pt[0], 0.0);
+    CU_ASSERT_EQUAL(pt[1], 0.0);
+}
+
+static void test_cone_project_errors(void)
+{
+    double t[3] = {1, 2, 3};
+    double pn = 9, pt[2] = {9, 9};
+    CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, NULL, &pn, pt), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, t, NULL, pt), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, t, &pn, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_cone_project(0, 1.0, 1.0, t, &pn, pt), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_cone_project(3, 1.0, 1.0, t, &pn, pt), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, -1.0, 1.0, t, &pn, pt), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, NAN, 1.0, t, &pn, pt), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, NAN, t, &pn, pt), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, t, &pn, t + 1), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, t, t + 1, pt), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, t, pt + 1, pt), NSM_ERR_ALIAS);
+    t[1] = INFINITY;
+    CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, t, &pn, pt), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(pn, 9.0);
+    CU_ASSERT_EQUAL(pt[0], 9.0);
+    CU_ASSERT_EQUAL(pt[1], 9.0);
+}
+
+/*
+ * Projection onto a closed convex cone K (Moreau): p = proj(x) iff p in K, x - p in the polar
+ * cone K° = { (yn, yt) : mu*|yt| <= -yn } (for mu = 0: yn <= 0), and <x - p, p> = 0.
+ * Checked with tolerances relative to |x|; also checked against random members of K
+ * (no member may be closer to x than p).
+ */
+static int prop_cone_project(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    size_t d;
+    double mu, ln, lt[2];
+    random_point(rng, &d, &mu, &ln, lt);
+    double pn, pt[2] = {0, 0};
+    if (nsm_cone_project(d, mu, ln, lt, &pn, pt) != NSM_OK) {
+        snprintf(msg, msglen, "status not OK");
+        return 1;
+    }
+    double xs = fabs(ln) + fabs(lt[0]) + fabs(lt[1]);
+    double tol = 1e-13 * xs;
+    double pa = d == 2 ? hypot(pt[0], pt[1]) : fabs(pt[0]);
+    if (pn < 0.0 || pa > mu * pn + tol) {
+        snprintf(msg, msglen, "projection outside the cone: pn=%g |pt|=%g mu=%g", pn, pa, mu);
+        return 1;
+    }
+    double yn = ln - pn, y0 = lt[0] - pt[0], y1 = d == 2 ? lt[1] - pt[1] : 0.0;
+    double ya = hypot(y0, y1);
+    if (mu > 0.0 ? mu * ya > -yn + tol : yn > tol) {
+        snprintf(msg, msglen, "x - p not in the polar cone: yn=%g |yt|=%g mu=%g", yn, ya, mu);
+        return 1;
+    }
+    double ip = yn * pn + y0 * pt[0] + y1 * pt[1];
+    if (fabs(ip) > 1e-12 * xs * xs) {
+        snprintf(msg, msglen, "<x - p, p> = %g", ip);
+        return 1;
+    }
+    double dist = hypot(yn, ya);
+    for (int k = 0; k < 20; k++) {
+        double cn = fabs(nsm_rng_normal(rng)) * xs;
+        double c0 = nsm_rng_normal(rng), c1 = d == 2 ? nsm_rng_normal(rng) : 0.0;
+        double ca = hypot(c0, c1);
+        double rad = mu * cn * nsm_rng_uniform(rng);
+        if (ca > 0.0) {
+            c0 *= rad / ca;
+            c1 *= rad / ca;
+        }
+        double dc = hypot(ln - cn, hypot(lt[0] - c0, d == 2 ? lt[1] - c1 : 0.0));
+        if (dc < dist - tol) {
+            snprintf(msg, msglen, "a cone member is closer: %g < %g", dc, dist);
+            return 1;
+        }
+    }
+    /* idempotent */
+    double qn, qt[2];
+    if (nsm_cone_project(d, mu, pn, pt, &qn, qt) != NSM_OK ||
+        fabs(qn - pn) > tol || fabs(qt[0] - pt[0]) > tol || (d == 2 && fabs(qt[1] - pt[1]) > tol)) {
+        snprintf(msg, msglen, "projection not idempotent");
+        return 1;
+    }
+    return 0;
+}
+
+static void test_cone_project_property(void)
+{
+    prop_run("cone projection satisfies Moreau's conditions", prop_cone_project, NULL, 5000);
+}
+
+static CU_TestInfo unit_tests[] = {
+    {"unit map: direction, in place, extreme magnitudes", test_unit_direction},
+    {"unit map: ball below ztol, no invented direction", test_unit_ball},
+    {"unit map: errors write nothing", test_unit_errors},
+    {"unit map: property against long double", test_unit_property},
+    CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo cone_tests[] = {
+    {"cone membership: examples, boundary, frictionless", test_cone_contains_examples},
+    {"cone membership: errors", test_cone_contains_errors},
+    {"cone membership: property against long double", test_cone_contains_property},
+    {"cone projection: closed-form examples", test_cone_project_examples},
+    {"cone projection: errors write nothing", test_cone_project_errors},
+    {"cone projection: Moreau decomposition property", test_cone_project_property},
+    CU_TEST_INFO_NULL,
+};
+
+static int reg(void)
+{
+    if (nsm_add_suite("unit", unit_tests) != 0) {
+        return 1;
+    }
+    return nsm_add_suite("cone", cone_tests);
+}
+
+int main(void) { return nsm_test_main("test_setvalued", reg); }
