@@ -8,7 +8,8 @@
 #include "nsmech/base.h"
 #include "nsmech/linalg.h"
 #include "nsmech/setvalued.h"
-#include "nsmech/check.h"
 #include "nsmech/contact.h"
+#include "nsmech/projection.h"
+#include "nsmech/check.h"
 
 #endif

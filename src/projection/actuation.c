@@ -1,0 +1,340 @@
+/* Actuation Γ = (PB)⁺, R = BΓ (item 5) and the regulation law (21) (item 6). */
+#include <stdint.h>
+#include "nsmech/projection.h"
+#include "internal.h"
+#include "../nsm_math.h"
+
+size_t nsm_proj_actuation_work(size_t n, size_t k)
+{
+    if (!nsm_dim_ok(n) || !nsm_dim_ok(k)) {
+        return 0;
+    }
+    size_t w = nsm_pinv_work(n, k);
+    size_t own = 2u * n * k;
+    if (w > SIZE_MAX - own) {
+        return 0;
+    }
+    return w + own;
+}
+
+nsm_status nsm_proj_actuation(size_t n, size_t k, size_t r, const double *P, const double *B,
+                              double rtol, size_t *rank_pb, double *Gamma, double *R,
+                              double *work, size_t lwork)
+{
+    if (P == NULL || B == NULL || rank_pb == NULL || Gamma == NULL || work == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n) || !nsm_dim_ok(k)) {
+        return NSM_ERR_SIZE;
+    }
+    if (r > n || !nsm_proj_i_rtol_ok(rtol)) {
+        return NSM_ERR_ARG;
+    }
+    size_t need = nsm_proj_actuation_work(n, k);
+    if (need == 0u || lwork < need) {
+        return NSM_ERR_WORKSPACE;
+    }
+    size_t nn = n * n;
+    size_t nk = n * k;
+    size_t lr = R != NULL ? nn : 0u;
+    int bad = nsm_proj_i_overlap(Gamma, nk, P, nn);
+    bad |= nsm_proj_i_overlap(Gamma, nk, B, nk);
+    bad |= nsm_proj_i_overlap(Gamma, nk, R, lr);
+    bad |= nsm_proj_i_overlap(R, lr, P, nn);
+    bad |= nsm_proj_i_overlap(R, lr, B, nk);
+    bad |= nsm_proj_i_overlap(P, nn, work, need);
+    bad |= nsm_proj_i_overlap(B, nk, work, need);
+    bad |= nsm_proj_i_overlap(Gamma, nk, work, need);
+    bad |= nsm_proj_i_overlap(R, lr, work, need);
+    if (bad != 0) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!nsm_all_finite(nn, P) || !nsm_all_finite(nk, B)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    double *PB = work;
+    double *G = work + nk;
+    nsm_status st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, k, n, 1.0, P, B, 0.0, PB);
+    if (st != NSM_OK) {
+        return st;
+    }
+    size_t rk = 0;
+    st = nsm_pinv(n, k, PB, rtol, &rk, G, G + nk, lwork - 2u * nk);
+    if (st != NSM_OK) {
+        return st;
+    }
+    *rank_pb = rk;
+    if (rk != n - r) {
+        return NSM_ERR_RANK;
+    }
+    if (R != NULL) {
+        st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, k, 1.0, B, G, 0.0, R);
+        if (st != NSM_OK) {
+            return st;
+        }
+    }
+    nsm_proj_i_copy(nk, G, Gamma);
+    return NSM_OK;
+}
+
+size_t nsm_proj_control_work(size_t n)
+{
+    if (!nsm_dim_ok(n)) {
+        return 0;
+    }
+    return 2u * n;
+}
+
+/* Gains and tolerances in their domain. */
+/*@ requires valid: \valid_read(g);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures domain: \result == 1 ==> g->kp > 0 && g->kd > 0 && g->sigma > 1 &&
+                                       g->vel_ztol >= 0 && g->xi_tol >= 0;
+ */
+static int nsm_proj_i_gains_ok(const nsm_proj_gains *g)
+{
+    double v[5] = {g->kp, g->kd, g->sigma, g->vel_ztol, g->xi_tol};
+    if (!nsm_all_finite(5, v)) {
+        return 0;
+    }
+    if (!(g->kp > 0.0) || !(g->kd > 0.0) || !(g->sigma > 1.0) || !(g->vel_ztol >= 0.0) ||
+        !(g->xi_tol >= 0.0)) {
+        return 0;
+    }
+    return 1;
+}
+
+/* Euclidean norm, scaled against overflow. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(x + (0 .. n - 1));
+    assigns \nothing;
+    ensures nonneg: \result >= 0;
+ */
+static double nsm_proj_i_norm2(size_t n, const double *x)
+{
+    double big = 0.0;
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant big >= 0;
+        loop assigns i, big;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        double a = fabs(x[i]);
+        if (a > big) {
+            big = a;
+        }
+    }
+    if (!(big > 0.0)) {
+        return 0.0;
+    }
+    double ss = 0.0;
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant ss >= 0;
+        loop assigns i, ss;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        double t = x[i] / big;
+        ss += t * t;
+    }
+    return big * sqrt(ss);
+}
+
+/* 1 if ξ is a unit vector of N(A) within tol: |‖ξ‖ − 1| <= tol and ‖Pξ − ξ‖∞ <= tol. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(P + (0 .. n*n - 1)) && \valid_read(xi + (0 .. n - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int nsm_proj_i_xi_ok(size_t n, const double *P, const double *xi, double tol)
+{
+    double nr = nsm_proj_i_norm2(n, xi);
+    if (!(fabs(nr - 1.0) <= tol)) {
+        return 0;
+    }
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert row_in: i*n + n <= n*n; */
+        double acc = 0.0;
+        /*@ loop invariant 0 <= j <= n;
+            loop assigns j, acc;
+            loop variant n - j;
+         */
+        for (size_t j = 0; j < n; j++) {
+            acc += P[i * n + j] * xi[j];
+        }
+        if (!(fabs(acc - xi[i]) <= tol)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* eta = the normalised column of P of largest norm (first one on ties); 0 if P = 0. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(P + (0 .. n*n - 1)) && \valid(eta + (0 .. n - 1));
+    assigns eta[0 .. n - 1];
+ */
+static void nsm_proj_i_xi_from_p(size_t n, const double *P, double *eta)
+{
+    size_t best = 0;
+    double bestn = 0.0;
+    /*@ loop invariant 0 <= j <= n;
+        loop invariant best < n;
+        loop invariant bestn >= 0;
+        loop assigns j, best, bestn;
+        loop variant n - j;
+     */
+    for (size_t j = 0; j < n; j++) {
+        double s = 0.0;
+        /*@ loop invariant 0 <= i <= n;
+            loop invariant s >= 0;
+            loop assigns i, s;
+            loop variant n - i;
+         */
+        for (size_t i = 0; i < n; i++) {
+            /*@ assert in: i*n + j < n*n; */
+            s += P[i * n + j] * P[i * n + j];
+        }
+        if (s > bestn) {
+            bestn = s;
+            best = j;
+        }
+    }
+    if (!(bestn > 0.0)) {
+        nsm_proj_i_zero(n, eta);
+        return;
+    }
+    double nr = sqrt(bestn);
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, eta[0 .. n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert in: i*n + best < n*n; */
+        eta[i] = P[i * n + best] / nr;
+    }
+}
+
+/* 1 if the output block [o, o + no) overlaps an input of nsm_proj_control (lengths of the
+   optional inputs are 0 when absent) or its workspace. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && no <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                   lr <= NSM_MAX_DIM * NSM_MAX_DIM && lg <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                   lx <= NSM_MAX_DIM;
+    requires valid_o: no == 0 || \valid_read(o + (0 .. no - 1));
+    requires valid_in: \valid_read(P + (0 .. n*n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                       \valid_read(q + (0 .. n - 1)) && \valid_read(qs + (0 .. n - 1)) &&
+                       \valid_read(qd + (0 .. n - 1)) && \valid_read(work + (0 .. 2*n - 1));
+    requires valid_opt: (lr == 0 || \valid_read(R + (0 .. lr - 1))) &&
+                        (lg == 0 || \valid_read(G + (0 .. lg - 1))) &&
+                        (lx == 0 || \valid_read(xi + (0 .. lx - 1)));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int out_hits(const double *o, size_t no, size_t n, size_t lr, size_t lg, size_t lx,
+                    const double *P, const double *R, const double *G, const double *fg,
+                    const double *q, const double *qs, const double *qd, const double *xi,
+                    const double *work)
+{
+    int bad = nsm_proj_i_overlap(o, no, P, n * n);
+    bad |= nsm_proj_i_overlap(o, no, R, lr);
+    bad |= nsm_proj_i_overlap(o, no, G, lg);
+    bad |= nsm_proj_i_overlap(o, no, fg, n);
+    bad |= nsm_proj_i_overlap(o, no, q, n);
+    bad |= nsm_proj_i_overlap(o, no, qs, n);
+    bad |= nsm_proj_i_overlap(o, no, qd, n);
+    bad |= nsm_proj_i_overlap(o, no, xi, lx);
+    bad |= nsm_proj_i_overlap(o, no, work, 2u * n);
+    return bad != 0 ? 1 : 0;
+}
+
+nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R,
+                            const double *Gamma, const double *fg, const double *q,
+                            const double *qstar, const double *qd, const double *xi,
+                            const nsm_proj_gains *gains, double *f, double *u,
+                            nsm_unit_case *eta_case, double *work, size_t lwork)
+{
+    if (P == NULL || fg == NULL || q == NULL || qstar == NULL || qd == NULL || gains == NULL ||
+        work == NULL || (f == NULL && u == NULL) || (f != NULL && R == NULL) ||
+        (u != NULL && Gamma == NULL)) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n) || !nsm_dim0_ok(k) || (u != NULL && k == 0u)) {
+        return NSM_ERR_SIZE;
+    }
+    if (!nsm_proj_i_gains_ok(gains)) {
+        return NSM_ERR_ARG;
+    }
+    if (lwork < 2u * n) {
+        return NSM_ERR_WORKSPACE;
+    }
+    size_t nn = n * n;
+    size_t kn = k * n;
+    size_t lr = f != NULL ? nn : 0u;
+    size_t lg = u != NULL ? kn : 0u;
+    size_t lx = xi != NULL ? n : 0u;
+    size_t lf = f != NULL ? n : 0u;
+    size_t lu = u != NULL ? k : 0u;
+    int bad = out_hits(f, lf, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
+    bad |= out_hits(u, lu, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
+    bad |= nsm_proj_i_overlap(f, lf, u, lu);
+    bad |= nsm_proj_i_overlap(P, nn, work, 2u * n);
+    bad |= nsm_proj_i_overlap(fg, n, work, 2u * n);
+    bad |= nsm_proj_i_overlap(q, n, work, 2u * n);
+    bad |= nsm_proj_i_overlap(qstar, n, work, 2u * n);
+    bad |= nsm_proj_i_overlap(qd, n, work, 2u * n);
+    bad |= nsm_proj_i_overlap(xi, lx, work, 2u * n);
+    if (bad != 0) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!nsm_all_finite(nn, P) || (f != NULL && !nsm_all_finite(nn, R)) ||
+        (u != NULL && !nsm_all_finite(kn, Gamma)) || !nsm_all_finite(n, fg) ||
+        !nsm_all_finite(n, q) || !nsm_all_finite(n, qstar) || !nsm_all_finite(n, qd) ||
+        (xi != NULL && !nsm_all_finite(n, xi))) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    if (xi != NULL && !nsm_proj_i_xi_ok(n, P, xi, gains->xi_tol)) {
+        return NSM_ERR_ARG;
+    }
+    double *eta = work;
+    double *v = work + n;
+    nsm_unit_case which = NSM_UNIT_BALL;
+    nsm_status st = nsm_unit(n, qd, gains->vel_ztol, &which, eta);
+    if (st != NSM_OK) {
+        return st;
+    }
+    if (which == NSM_UNIT_BALL) {
+        if (xi != NULL) {
+            nsm_proj_i_copy(n, xi, eta);
+        } else {
+            nsm_proj_i_xi_from_p(n, P, eta);
+        }
+    }
+    /* e = q − q* into v, then v = f_g + K_p(e + σ‖e‖η) + K_d q̇. */
+    nsm_proj_i_axpy(n, q, -1.0, qstar, v);
+    double ne = nsm_proj_i_norm2(n, v);
+    double kp = gains->kp;
+    double kd = gains->kd;
+    double se = gains->sigma * ne;
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, v[0 .. n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        v[i] = fg[i] + kp * (v[i] + se * eta[i]) + kd * qd[i];
+    }
+    if (f != NULL) {
+        nsm_proj_i_mv(n, n, -1.0, R, v, f);
+    }
+    if (u != NULL) {
+        nsm_proj_i_mv(k, n, -1.0, Gamma, v, u);
+    }
+    if (eta_case != NULL) {
+        *eta_case = which;
+    }
+    return NSM_OK;
+}

@@ -1,0 +1,375 @@
+/* The per-cycle dynamics call (item 4): q̈ (corrected eq. 27) and f_c (eq. 29). */
+#include <stdint.h>
+#include "nsmech/projection.h"
+#include "internal.h"
+
+/* Smallest n for which PMP is formed in the factored form (when also 2m < n). */
+#define NSM_PROJ_FACTORED_MIN_N 24u
+
+/* Workspace layout (doubles), all blocks disjoint:
+   X  n·m  A⁺            Y  n·m  MA⁺, then AT (m·n)
+   Q  n·n  A⁺A           P  n·n  I − Q
+   T  n·n  MP, then M̄    B  n·n  PMP
+   L  n·n  Cholesky factor (of M for the SPD check, then of M̄)
+   V  8·n  vectors       Z  2·m  vectors
+   then the workspace of nsm_pinv(m, n). */
+size_t nsm_proj_dynamics_work(size_t n, size_t m)
+{
+    if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
+        return 0;
+    }
+    size_t w = nsm_pinv_work(m, n);
+    size_t own = 2u * n * m + 5u * n * n + 8u * n + 2u * m;
+    if (w > SIZE_MAX - own) {
+        return 0;
+    }
+    return w + own;
+}
+
+/* 1 if the output block [o, o + no) overlaps one of the inputs of nsm_proj_dynamics
+   (A and Adot have la doubles, 0 when absent). Branch-free accumulation keeps the
+   verification conditions small. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && no <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                   la <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid_o: no == 0 || \valid_read(o + (0 .. no - 1));
+    requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                      \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                      \valid_read(qd + (0 .. n - 1));
+    requires valid_a: la == 0 || (\valid_read(A + (0 .. la - 1)) &&
+                                  \valid_read(Adot + (0 .. la - 1)));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int hits_inputs(const double *o, size_t no, size_t n, size_t la, const double *M,
+                       const double *C, const double *A, const double *Adot, const double *f,
+                       const double *fg, const double *qd)
+{
+    size_t nn = n * n;
+    int bad = nsm_proj_i_overlap(o, no, M, nn);
+    bad |= nsm_proj_i_overlap(o, no, C, nn);
+    bad |= nsm_proj_i_overlap(o, no, A, la);
+    bad |= nsm_proj_i_overlap(o, no, Adot, la);
+    bad |= nsm_proj_i_overlap(o, no, f, n);
+    bad |= nsm_proj_i_overlap(o, no, fg, n);
+    bad |= nsm_proj_i_overlap(o, no, qd, n);
+    return bad != 0 ? 1 : 0;
+}
+
+/* 1 if outputs overlap inputs, the used workspace [work, work + need) or each other.
+   Optional outputs have length 0 when absent. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires lens: (lfc == 0 || lfc == n) && (lp == 0 || lp == n*n) && (lmb == 0 || lmb == n*n);
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                       \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                       \valid_read(qd + (0 .. n - 1));
+    requires valid_a: m == 0 || (\valid_read(A + (0 .. n*m - 1)) &&
+                                 \valid_read(Adot + (0 .. n*m - 1)));
+    requires valid_out: \valid_read(qdd + (0 .. n - 1)) &&
+                        (lfc == 0 || \valid_read(fc + (0 .. lfc - 1))) &&
+                        (lp == 0 || \valid_read(P + (0 .. lp - 1))) &&
+                        (lmb == 0 || \valid_read(Mbar + (0 .. lmb - 1)));
+    requires valid_work: need == 0 || \valid_read(work + (0 .. need - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int dyn_alias(size_t n, size_t m, const double *M, const double *C, const double *A,
+                     const double *Adot, const double *f, const double *fg, const double *qd,
+                     const double *qdd, const double *fc, size_t lfc, const double *P, size_t lp,
+                     const double *Mbar, size_t lmb, const double *work, size_t need)
+{
+    size_t nn = n * n;
+    size_t la = n * m;
+    int bad = hits_inputs(qdd, n, n, la, M, C, A, Adot, f, fg, qd);
+    bad |= hits_inputs(fc, lfc, n, la, M, C, A, Adot, f, fg, qd);
+    bad |= hits_inputs(P, lp, n, la, M, C, A, Adot, f, fg, qd);
+    bad |= hits_inputs(Mbar, lmb, n, la, M, C, A, Adot, f, fg, qd);
+    bad |= nsm_proj_i_overlap(M, nn, work, need);
+    bad |= nsm_proj_i_overlap(C, nn, work, need);
+    bad |= nsm_proj_i_overlap(A, la, work, need);
+    bad |= nsm_proj_i_overlap(Adot, la, work, need);
+    bad |= nsm_proj_i_overlap(f, n, work, need);
+    bad |= nsm_proj_i_overlap(fg, n, work, need);
+    bad |= nsm_proj_i_overlap(qd, n, work, need);
+    bad |= nsm_proj_i_overlap(qdd, n, work, need);
+    bad |= nsm_proj_i_overlap(fc, lfc, work, need);
+    bad |= nsm_proj_i_overlap(P, lp, work, need);
+    bad |= nsm_proj_i_overlap(Mbar, lmb, work, need);
+    bad |= nsm_proj_i_overlap(qdd, n, fc, lfc);
+    bad |= nsm_proj_i_overlap(qdd, n, P, lp);
+    bad |= nsm_proj_i_overlap(qdd, n, Mbar, lmb);
+    bad |= nsm_proj_i_overlap(fc, lfc, P, lp);
+    bad |= nsm_proj_i_overlap(fc, lfc, Mbar, lmb);
+    bad |= nsm_proj_i_overlap(P, lp, Mbar, lmb);
+    return bad != 0 ? 1 : 0;
+}
+
+/* 1 if every input of nsm_proj_dynamics is finite. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                       \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                       \valid_read(qd + (0 .. n - 1));
+    requires valid_a: m == 0 || (\valid_read(A + (0 .. n*m - 1)) &&
+                                 \valid_read(Adot + (0 .. n*m - 1)));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int dyn_finite(size_t n, size_t m, const double *M, const double *C, const double *A,
+                      const double *Adot, const double *f, const double *fg, const double *qd)
+{
+    size_t nn = n * n;
+    size_t nm = n * m;
+    int ok = nsm_all_finite(nn, M);
+    ok &= nsm_all_finite(nn, C);
+    ok &= nsm_all_finite(nm, A);
+    ok &= nsm_all_finite(nm, Adot);
+    ok &= nsm_all_finite(n, f);
+    ok &= nsm_all_finite(n, fg);
+    ok &= nsm_all_finite(n, qd);
+    return ok != 0 ? 1 : 0;
+}
+
+/* Projector and PMP: X = A⁺ (n·m), Qw = A⁺A (raw), Pw = I − (Qw + Qwᵀ)/2, Bw = PMP (raw);
+   T (n·n) and Y (n·m) are scratch, W (lw) the workspace of nsm_pinv. *r = rank A. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires rtol: 0 <= rtol < 1;
+    requires valid_M: \valid_read(M + (0 .. n*n - 1));
+    requires valid_A: m == 0 || \valid_read(A + (0 .. n*m - 1));
+    requires valid_nm: m == 0 || (\valid(X + (0 .. n*m - 1)) && \valid(Y + (0 .. n*m - 1)));
+    requires valid_nn: \valid(Qw + (0 .. n*n - 1)) && \valid(Pw + (0 .. n*n - 1)) &&
+                       \valid(T + (0 .. n*n - 1)) && \valid(Bw + (0 .. n*n - 1));
+    requires valid_W: lw == 0 || \valid(W + (0 .. lw - 1));
+    requires valid_r: \valid(r);
+    requires nonnull: X != \null && W != \null;
+    assigns *r, X[0 .. n*m - 1], Y[0 .. n*m - 1], Qw[0 .. n*n - 1], Pw[0 .. n*n - 1],
+            T[0 .. n*n - 1], Bw[0 .. n*n - 1], W[0 .. lw - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG || \result == NSM_ERR_WORKSPACE ||
+                    \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE ||
+                    \result == NSM_ERR_NO_CONVERGENCE || \result == NSM_ERR_RANK;
+    ensures rank: \result == NSM_OK ==> *r <= n && *r <= m;
+ */
+static nsm_status dyn_pmp(size_t n, size_t m, const double *M, const double *A, double rtol,
+                          double *X, double *Y, double *Qw, double *Pw, double *T, double *Bw,
+                          double *W, size_t lw, size_t *r)
+{
+    size_t nn = n * n;
+    size_t rk = 0;
+    nsm_status st = NSM_OK;
+    if (m > 0u) {
+        st = nsm_pinv(m, n, A, rtol, &rk, X, W, lw);
+        if (st != NSM_OK) {
+            return st;
+        }
+        if (rk > n || rk > m) {
+            return NSM_ERR_RANK;
+        }
+        st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, m, 1.0, X, A, 0.0, Qw);
+        if (st != NSM_OK) {
+            return st;
+        }
+    } else {
+        nsm_proj_i_zero(nn, Qw);
+    }
+    nsm_proj_i_eye_minus(n, Qw, Pw);
+    /* PMP. Factored form MP = M − (MA⁺)A, PMP = MP − A⁺(A·MP): 4n²m flops against 2n³ for
+       P(MP); measured, it wins only for larger n (call overheads dominate below). */
+    if (m > 0u && n >= NSM_PROJ_FACTORED_MIN_N && 2u * m < n) {
+        nsm_proj_i_copy(nn, M, T);
+        st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, m, n, 1.0, M, X, 0.0, Y);
+        if (st == NSM_OK) {
+            st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, m, -1.0, Y, A, 1.0, T);
+        }
+        if (st == NSM_OK) {
+            st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, m, n, n, 1.0, A, T, 0.0, Y);
+        }
+        nsm_proj_i_copy(nn, T, Bw);
+        if (st == NSM_OK) {
+            st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, m, -1.0, X, Y, 1.0, Bw);
+        }
+    } else {
+        st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, M, Pw, 0.0, T);
+        if (st == NSM_OK) {
+            st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, Pw, T, 0.0, Bw);
+        }
+    }
+    if (st != NSM_OK) {
+        return st;
+    }
+    *r = rk;
+    return NSM_OK;
+}
+
+/* μ, M̄ = sym(PMP) + μQ into Mb and its Cholesky factor into L. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Bw + (0 .. n*n - 1)) &&
+                       \valid_read(Qw + (0 .. n*n - 1));
+    requires valid_out: \valid(Mb + (0 .. n*n - 1)) && \valid(L + (0 .. n*n - 1));
+    requires valid_mu: \valid(mu_out);
+    assigns Mb[0 .. n*n - 1], L[0 .. n*n - 1], *mu_out;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_SPD;
+    ensures mu_pos: \result == NSM_OK ==> *mu_out > 0;
+ */
+static nsm_status dyn_mbar(size_t n, size_t r, const double *M, const double *Bw,
+                           const double *Qw, nsm_mu_mode mode, double mu, double *Mb, double *L,
+                           double *mu_out)
+{
+    size_t nn = n * n;
+    double muv = 0.0;
+    nsm_status st = nsm_proj_i_choose_mu(n, r, nsm_proj_i_trace(n, Bw), nsm_proj_i_trace(n, M),
+                                         mode, mu, &muv);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_i_sym_plus(n, Bw, 0.5, 0.5 * muv, Qw, Mb);
+    nsm_proj_i_copy(nn, Mb, L);
+    if (nsm_chol_factor(n, L) != NSM_OK) {
+        return NSM_ERR_NOT_SPD;
+    }
+    *mu_out = muv;
+    return NSM_OK;
+}
+
+/* Options in their domain. */
+int nsm_proj_i_opts_ok(const nsm_proj_opts *o)
+{
+    if (!nsm_proj_i_rtol_ok(o->rank_rtol) || !nsm_proj_i_mu_ok(o->mu_mode, o->mu)) {
+        return 0;
+    }
+    if (!(o->sym_rtol >= 0.0) || !nsm_all_finite(1, &o->sym_rtol)) {
+        return 0;
+    }
+    return 1;
+}
+
+nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *C,
+                             const double *A, const double *Adot, const double *f,
+                             const double *fg, const double *qd, const nsm_proj_opts *opts,
+                             double *qdd, double *fc, nsm_proj_info *info, double *P,
+                             double *Mbar, double *work, size_t lwork)
+{
+    if (M == NULL || C == NULL || f == NULL || fg == NULL || qd == NULL || qdd == NULL ||
+        info == NULL || work == NULL || (m > 0u && (A == NULL || Adot == NULL))) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
+        return NSM_ERR_SIZE;
+    }
+    nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
+    if (opts != NULL) {
+        o = *opts;
+    }
+    if (!nsm_proj_i_opts_ok(&o)) {
+        return NSM_ERR_ARG;
+    }
+    size_t need = nsm_proj_dynamics_work(n, m);
+    if (need == 0u || lwork < need) {
+        return NSM_ERR_WORKSPACE;
+    }
+    size_t nn = n * n;
+    size_t nm = n * m;
+    /*@ assert bounds: nn <= NSM_MAX_DIM * NSM_MAX_DIM && nm <= NSM_MAX_DIM * NSM_MAX_DIM; */
+    /*@ assert room: 2*nm + 5*nn + 8*n + 2*m <= lwork; */
+    if (dyn_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, fc != NULL ? n : 0u, P,
+                  P != NULL ? nn : 0u, Mbar, Mbar != NULL ? nn : 0u, work, need)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!dyn_finite(n, m, M, C, A, Adot, f, fg, qd)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    if (!nsm_is_symmetric(n, M, o.sym_rtol)) {
+        return NSM_ERR_NOT_SPD;
+    }
+    double *X = work;
+    double *Y = work + nm;
+    double *Qw = work + 2u * nm;
+    double *Pw = work + (2u * nm + nn);
+    double *T = work + (2u * nm + 2u * nn);
+    double *Bw = work + (2u * nm + 3u * nn);
+    double *L = work + (2u * nm + 4u * nn);
+    double *V = work + (2u * nm + 5u * nn);
+    double *Z = work + (2u * nm + 5u * nn + 8u * n);
+    size_t own = 2u * nm + 5u * nn + 8u * n + 2u * m;
+    double *W = work + own;
+    size_t lw = lwork - own;
+    if (o.check_spd) {
+        nsm_proj_i_copy(nn, M, L);
+        if (nsm_chol_factor(n, L) != NSM_OK) {
+            return NSM_ERR_NOT_SPD;
+        }
+    }
+    size_t r = 0;
+    nsm_status st = dyn_pmp(n, m, M, A, o.rank_rtol, X, Y, Qw, Pw, T, Bw, W, lw, &r);
+    if (st != NSM_OK) {
+        return st;
+    }
+    double mu = 0.0;
+    st = dyn_mbar(n, r, M, Bw, Qw, o.mu_mode, o.mu, T, L, &mu);
+    if (st != NSM_OK) {
+        return st;
+    }
+    st = nsm_proj_i_accel(n, m, M, C, Adot, f, fg, qd, X, Pw, L, fc != NULL, V, Z);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_i_copy(n, V + 6u * n, qdd);
+    if (fc != NULL) {
+        nsm_proj_i_copy(n, V + 7u * n, fc);
+    }
+    if (P != NULL) {
+        nsm_proj_i_copy(nn, Pw, P);
+    }
+    if (Mbar != NULL) {
+        nsm_proj_i_copy(nn, T, Mbar);
+    }
+    info->rank = r;
+    info->mu = mu;
+    return NSM_OK;
+}
+
+/* Vectors: V = [lq, lt, v1, v2, v3, v5, qdd, fc] (8n), Z = [a, b] (2m).
+   lq = Λq̇ = −A⁺(Ȧq̇), lt = Λᵀq̇ = −Ȧᵀ(A⁺ᵀq̇), g0 = f + f_g − Cq̇,
+   qdd = M̄⁻¹P(g0 − M lq) + lq,  fc = Mz − g with g = g0 − M(lq − lt), z = M̄⁻¹Pg. */
+nsm_status nsm_proj_i_accel(size_t n, size_t m, const double *M, const double *C,
+                            const double *Adot, const double *f, const double *fg,
+                            const double *qd, const double *X, const double *P,
+                            const double *L, int want_fc, double *V, double *Z)
+{
+    double *lq = V;
+    double *lt = V + n;
+    double *v1 = V + 2u * n;
+    double *v2 = V + 3u * n;
+    double *g0 = V + 4u * n;
+    double *v5 = V + 5u * n;
+    double *acc = V + 6u * n;
+    double *fcw = V + 7u * n;
+    double *za = Z;
+    double *zb = Z + m;
+    nsm_proj_i_mv(m, n, 1.0, Adot, qd, za);
+    nsm_proj_i_mv(n, m, -1.0, X, za, lq);
+    nsm_proj_i_mtv(n, m, 1.0, X, qd, zb);
+    nsm_proj_i_mtv(m, n, -1.0, Adot, zb, lt);
+    nsm_proj_i_mv(n, n, 1.0, C, qd, v1);
+    nsm_proj_i_axpy(n, f, 1.0, fg, v2);
+    nsm_proj_i_axpy(n, v2, -1.0, v1, g0);
+    nsm_proj_i_mv(n, n, 1.0, M, lq, v1);
+    nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
+    nsm_proj_i_mv(n, n, 1.0, P, v2, v1);
+    nsm_status st = nsm_chol_solve(n, 1, L, v1);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_i_axpy(n, v1, 1.0, lq, acc);
+    if (!want_fc) {
+        return NSM_OK;
+    }
+    nsm_proj_i_axpy(n, lq, -1.0, lt, v5);
+    nsm_proj_i_mv(n, n, 1.0, M, v5, v1);
+    nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
+    nsm_proj_i_mv(n, n, 1.0, P, v2, v1);
+    st = nsm_chol_solve(n, 1, L, v1);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_i_mv(n, n, 1.0, M, v1, v5);
+    nsm_proj_i_axpy(n, v5, -1.0, v2, fcw);
+    return NSM_OK;
+}

@@ -1,0 +1,204 @@
+/* Constraint inertia M̄ = PMP + μQ (item 3), C̄ (eq. 8c) and S = I − M M̄⁻¹P (eq. 28). */
+#include "nsmech/projection.h"
+#include "internal.h"
+
+size_t nsm_proj_inertia_work(size_t n)
+{
+    if (!nsm_dim_ok(n)) {
+        return 0;
+    }
+    return 2u * n * n;
+}
+
+/* μ from the mode: given (> 0), or μ* = tr(PMP)/(n − r), or tr(M)/n when r = n. */
+nsm_status nsm_proj_i_choose_mu(size_t n, size_t r, double trace_pmp, double trace_m,
+                                nsm_mu_mode mode, double mu, double *mu_used)
+{
+    double v;
+    if (mode == NSM_MU_GIVEN) {
+        v = mu;
+    } else if (r < n) {
+        v = trace_pmp / (double)(n - r);
+    } else {
+        v = trace_m / (double)n;
+    }
+    if (!(v > 0.0) || !nsm_all_finite(1, &v)) {
+        return NSM_ERR_NOT_SPD;
+    }
+    *mu_used = v;
+    return NSM_OK;
+}
+
+/* μ argument check: mode known, and for NSM_MU_GIVEN μ finite and > 0. */
+int nsm_proj_i_mu_ok(nsm_mu_mode mode, double mu)
+{
+    if (mode == NSM_MU_OPTIMAL) {
+        return 1;
+    }
+    if (mode == NSM_MU_GIVEN && mu > 0.0 && nsm_all_finite(1, &mu)) {
+        return 1;
+    }
+    return 0;
+}
+
+nsm_status nsm_proj_inertia(size_t n, size_t r, const double *M, const double *P,
+                            nsm_mu_mode mode, double mu, double *Mbar, double *mu_used,
+                            double *work, size_t lwork)
+{
+    if (M == NULL || P == NULL || Mbar == NULL || mu_used == NULL || work == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n)) {
+        return NSM_ERR_SIZE;
+    }
+    if (r > n || !nsm_proj_i_mu_ok(mode, mu)) {
+        return NSM_ERR_ARG;
+    }
+    size_t nn = n * n;
+    if (lwork < 2u * nn) {
+        return NSM_ERR_WORKSPACE;
+    }
+    const double *Bc = Mbar;
+    if (nsm_proj_i_overlap(Bc, nn, M, nn) || nsm_proj_i_overlap(Bc, nn, P, nn) ||
+        nsm_proj_i_overlap(Bc, nn, work, 2u * nn) || nsm_proj_i_overlap(M, nn, work, 2u * nn) ||
+        nsm_proj_i_overlap(P, nn, work, 2u * nn) || nsm_proj_i_overlap(mu_used, 1, work, 2u * nn) ||
+        nsm_proj_i_overlap(Bc, nn, mu_used, 1) || nsm_proj_i_overlap(mu_used, 1, M, nn) ||
+        nsm_proj_i_overlap(mu_used, 1, P, nn)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!nsm_all_finite(nn, M) || !nsm_all_finite(nn, P)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    double *T = work;
+    double *U = work + nn;
+    /* T = MP, U = PT = PMP. */
+    nsm_status st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, M, P, 0.0, T);
+    if (st != NSM_OK) {
+        return st;
+    }
+    st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, P, T, 0.0, U);
+    if (st != NSM_OK) {
+        return st;
+    }
+    double muv = 0.0;
+    st = nsm_proj_i_choose_mu(n, r, nsm_proj_i_trace(n, U), nsm_proj_i_trace(n, M), mode, mu,
+                              &muv);
+    if (st != NSM_OK) {
+        return st;
+    }
+    /* Q = I − P into T, then M̄ = (U + Uᵀ)/2 + μQ. */
+    nsm_proj_i_eye_minus(n, P, T);
+    nsm_proj_i_sym_plus(n, U, 0.5, 0.5 * muv, T, Mbar);
+    *mu_used = muv;
+    return NSM_OK;
+}
+
+size_t nsm_proj_cbar_work(size_t n)
+{
+    if (!nsm_dim_ok(n)) {
+        return 0;
+    }
+    return 2u * n * n;
+}
+
+nsm_status nsm_proj_cbar(size_t n, const double *M, const double *C, const double *P,
+                         const double *Lambda, double mu, double *Cbar, double *work,
+                         size_t lwork)
+{
+    if (M == NULL || C == NULL || P == NULL || Lambda == NULL || Cbar == NULL || work == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n)) {
+        return NSM_ERR_SIZE;
+    }
+    if (!(mu > 0.0) || !nsm_all_finite(1, &mu)) {
+        return NSM_ERR_ARG;
+    }
+    size_t nn = n * n;
+    if (lwork < 2u * nn) {
+        return NSM_ERR_WORKSPACE;
+    }
+    const double *Cc = Cbar;
+    if (nsm_proj_i_overlap(Cc, nn, M, nn) || nsm_proj_i_overlap(Cc, nn, C, nn) ||
+        nsm_proj_i_overlap(Cc, nn, P, nn) ||
+        nsm_proj_i_overlap(Cc, nn, Lambda, nn) || nsm_proj_i_overlap(Cc, nn, work, 2u * nn) ||
+        nsm_proj_i_overlap(M, nn, work, 2u * nn) || nsm_proj_i_overlap(C, nn, work, 2u * nn) ||
+        nsm_proj_i_overlap(P, nn, work, 2u * nn) || nsm_proj_i_overlap(Lambda, nn, work, 2u * nn)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!nsm_all_finite(nn, M) || !nsm_all_finite(nn, C) || !nsm_all_finite(nn, P) ||
+        !nsm_all_finite(nn, Lambda)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    double *T = work;
+    double *D = work + nn;
+    /* T = ΛP; D = T + Tᵀ = ΛP + PΛᵀ. */
+    nsm_status st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, Lambda, P, 0.0, T);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_i_sym_plus(n, T, 1.0, 0.0, T, D);
+    /* Cbar = −μΛP, then T = MD, and T += CP; Cbar += P·T = PM(ΛP + PΛᵀ) + PCP. */
+    nsm_proj_i_scaled(nn, -mu, T, Cbar);
+    st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, M, D, 0.0, T);
+    if (st != NSM_OK) {
+        return st;
+    }
+    st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, C, P, 1.0, T);
+    if (st != NSM_OK) {
+        return st;
+    }
+    return nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, P, T, 1.0, Cbar);
+}
+
+size_t nsm_proj_oblique_work(size_t n)
+{
+    if (!nsm_dim_ok(n)) {
+        return 0;
+    }
+    return 2u * n * n;
+}
+
+nsm_status nsm_proj_oblique(size_t n, const double *M, const double *Mbar, const double *P,
+                            double *S, double *work, size_t lwork)
+{
+    if (M == NULL || Mbar == NULL || P == NULL || S == NULL || work == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n)) {
+        return NSM_ERR_SIZE;
+    }
+    size_t nn = n * n;
+    if (lwork < 2u * nn) {
+        return NSM_ERR_WORKSPACE;
+    }
+    const double *Sc = S;
+    if (nsm_proj_i_overlap(Sc, nn, M, nn) || nsm_proj_i_overlap(Sc, nn, Mbar, nn) ||
+        nsm_proj_i_overlap(Sc, nn, P, nn) || nsm_proj_i_overlap(Sc, nn, work, 2u * nn) ||
+        nsm_proj_i_overlap(M, nn, work, 2u * nn) || nsm_proj_i_overlap(Mbar, nn, work, 2u * nn) ||
+        nsm_proj_i_overlap(P, nn, work, 2u * nn)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!nsm_all_finite(nn, M) || !nsm_all_finite(nn, Mbar) || !nsm_all_finite(nn, P)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    double *L = work;
+    double *X = work + nn;
+    nsm_proj_i_copy(nn, Mbar, L);
+    nsm_status st = nsm_chol_factor(n, L);
+    if (st != NSM_OK) {
+        return NSM_ERR_NOT_SPD;
+    }
+    /* X = M̄⁻¹P, then S = I − MX. */
+    nsm_proj_i_copy(nn, P, X);
+    st = nsm_chol_solve(n, n, L, X);
+    if (st != NSM_OK) {
+        return st;
+    }
+    st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, -1.0, M, X, 0.0, S);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_i_add_diag(n, 1.0, S);
+    return NSM_OK;
+}

@@ -1,0 +1,170 @@
+/*
+ * Internal helpers of the projection module (not part of the public API): plain-loop vector
+ * kernels and the symmetric writers behind the "written symmetrically" guarantees.
+ */
+#ifndef NSM_PROJECTION_INTERNAL_H
+#define NSM_PROJECTION_INTERNAL_H
+
+#include <stddef.h>
+#include "nsmech/base.h"
+#include "nsmech/projection.h"
+
+/*@ predicate sym_mat{L}(double *X, integer n) =
+      \forall integer a, b; 0 <= a < n && 0 <= b < n ==> X[a*n + b] == X[b*n + a];
+    predicate skew_mat{L}(double *X, integer n) =
+      \forall integer a, b; 0 <= a < n && 0 <= b < n ==> X[a*n + b] == -X[b*n + a];
+ */
+
+/** out[i] = x[i] (len doubles). */
+/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid: \valid_read(x + (0 .. len - 1)) && \valid(out + (0 .. len - 1));
+    assigns out[0 .. len - 1];
+ */
+void nsm_proj_i_copy(size_t len, const double *x, double *out);
+
+/** out[i] = x[i] + s·y[i] (len doubles). */
+/*@ requires len: len <= NSM_MAX_DIM;
+    requires valid: \valid_read(x + (0 .. len - 1)) && \valid_read(y + (0 .. len - 1));
+    requires valid_out: \valid(out + (0 .. len - 1));
+    assigns out[0 .. len - 1];
+ */
+void nsm_proj_i_axpy(size_t len, const double *x, double s, const double *y, double *out);
+
+/** y = s·A·x with A rows×cols (x has cols entries, y rows); plain loops. */
+/*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
+    requires valid_A: rows * cols == 0 || \valid_read(A + (0 .. rows * cols - 1));
+    requires valid_x: cols == 0 || \valid_read(x + (0 .. cols - 1));
+    requires valid_y: rows == 0 || \valid(y + (0 .. rows - 1));
+    assigns y[0 .. rows - 1];
+ */
+void nsm_proj_i_mv(size_t rows, size_t cols, double s, const double *A, const double *x,
+                   double *y);
+
+/** y = s·Aᵀ·x with A rows×cols (x has rows entries, y cols); plain loops. */
+/*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
+    requires valid_A: rows * cols == 0 || \valid_read(A + (0 .. rows * cols - 1));
+    requires valid_x: rows == 0 || \valid_read(x + (0 .. rows - 1));
+    requires valid_y: cols == 0 || \valid(y + (0 .. cols - 1));
+    assigns y[0 .. cols - 1];
+ */
+void nsm_proj_i_mtv(size_t rows, size_t cols, double s, const double *A, const double *x,
+                    double *y);
+
+/** out = c·(T + Tᵀ) + d·(Q + Qᵀ) (n×n). Entry (i, j) and (j, i) get the same value: the
+    expression is symmetric in (i, j) and IEEE addition is commutative. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(T + (0 .. n*n - 1)) && \valid_read(Q + (0 .. n*n - 1));
+    requires valid_out: \valid(out + (0 .. n*n - 1));
+    assigns out[0 .. n*n - 1];
+ */
+void nsm_proj_i_sym_plus(size_t n, const double *T, double c, double d, const double *Q,
+                         double *out);
+
+/** out = I − (Q + Qᵀ)/2 (n×n), symmetric by the same argument. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(Q + (0 .. n*n - 1)) && \valid(out + (0 .. n*n - 1));
+    assigns out[0 .. n*n - 1];
+ */
+void nsm_proj_i_eye_minus(size_t n, const double *Q, double *out);
+
+/** out = X − Xᵀ (n×n), antisymmetric. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(X + (0 .. n*n - 1)) && \valid(out + (0 .. n*n - 1));
+    assigns out[0 .. n*n - 1];
+ */
+void nsm_proj_i_skew(size_t n, const double *X, double *out);
+
+/** out[i] = 0 (len doubles). */
+/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid: \valid(out + (0 .. len - 1));
+    assigns out[0 .. len - 1];
+ */
+void nsm_proj_i_zero(size_t len, double *out);
+
+/** out[i] = s·x[i] (len doubles). */
+/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid: \valid_read(x + (0 .. len - 1)) && \valid(out + (0 .. len - 1));
+    assigns out[0 .. len - 1];
+ */
+void nsm_proj_i_scaled(size_t len, double s, const double *x, double *out);
+
+/** X_ii += s (n×n). */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid(X + (0 .. n*n - 1));
+    assigns X[0 .. n*n - 1];
+ */
+void nsm_proj_i_add_diag(size_t n, double s, double *X);
+
+/** Sum of the diagonal of X (n×n). */
+/*@ requires n: n <= NSM_MAX_DIM;
+    requires valid: n == 0 || \valid_read(X + (0 .. n*n - 1));
+    assigns \nothing;
+ */
+double nsm_proj_i_trace(size_t n, const double *X);
+
+/** 1 if [a, a + na) and [b, b + nb) overlap (in doubles), else 0; nb may exceed
+    NSM_MAX_DIM² (checked in chunks), na may not. */
+/*@ requires na: na <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid_a: na == 0 || \valid_read(a + (0 .. na - 1));
+    requires valid_b: nb == 0 || \valid_read(b + (0 .. nb - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_proj_i_overlap(const double *a, size_t na, const double *b, size_t nb);
+
+/** Rank tolerance in [0, 1). */
+/*@ assigns \nothing;
+    ensures \result == 1 <==> (0 <= rtol < 1);
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_proj_i_rtol_ok(double rtol);
+
+/** μ domain: NSM_MU_OPTIMAL, or NSM_MU_GIVEN with μ > 0 finite. */
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures given: \result == 1 && mode == NSM_MU_GIVEN ==> mu > 0;
+    ensures mode: \result == 1 ==> (mode == NSM_MU_GIVEN || mode == NSM_MU_OPTIMAL);
+ */
+int nsm_proj_i_mu_ok(nsm_mu_mode mode, double mu);
+
+/** μ by mode (given, μ* = trace_pmp/(n − r), or trace_m/n when r >= n); NSM_ERR_NOT_SPD if the
+    value is not positive and finite. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid(mu_used);
+    assigns *mu_used;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_SPD;
+    ensures positive: \result == NSM_OK ==> *mu_used > 0;
+ */
+nsm_status nsm_proj_i_choose_mu(size_t n, size_t r, double trace_pmp, double trace_m,
+                                nsm_mu_mode mode, double mu, double *mu_used);
+
+/** Options of nsm_proj_dynamics in their domain. */
+/*@ requires valid: \valid_read(o);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures domain: \result == 1 ==> 0 <= o->rank_rtol < 1 && o->sym_rtol >= 0 &&
+                      (o->mu_mode == NSM_MU_OPTIMAL || o->mu_mode == NSM_MU_GIVEN) &&
+                      (o->mu_mode == NSM_MU_GIVEN ==> o->mu > 0);
+ */
+int nsm_proj_i_opts_ok(const nsm_proj_opts *o);
+
+/** Vector part of nsm_proj_dynamics (see dynamics.c): V (8n) receives q̈ at V + 6n and f_c at
+    V + 7n (when want_fc); Z (2m) is scratch. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                      \valid_read(P + (0 .. n*n - 1)) && \valid_read(L + (0 .. n*n - 1));
+    requires valid_v: \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                      \valid_read(qd + (0 .. n - 1));
+    requires valid_m: m == 0 || (\valid_read(Adot + (0 .. m*n - 1)) &&
+                                 \valid_read(X + (0 .. n*m - 1)) && \valid(Z + (0 .. 2*m - 1)));
+    requires valid_V: \valid(V + (0 .. 8*n - 1));
+    assigns V[0 .. 8*n - 1], Z[0 .. 2*m - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ALIAS ||
+                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD;
+ */
+nsm_status nsm_proj_i_accel(size_t n, size_t m, const double *M, const double *C,
+                            const double *Adot, const double *f, const double *fg,
+                            const double *qd, const double *X, const double *P,
+                            const double *L, int want_fc, double *V, double *Z);
+
+#endif

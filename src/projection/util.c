@@ -1,0 +1,190 @@
+/* Plain-loop helpers of the projection module (internal.h). */
+#include "internal.h"
+
+void nsm_proj_i_copy(size_t len, const double *x, double *out)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, out[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        out[i] = x[i];
+    }
+}
+
+void nsm_proj_i_axpy(size_t len, const double *x, double s, const double *y, double *out)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, out[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        out[i] = x[i] + s * y[i];
+    }
+}
+
+void nsm_proj_i_mv(size_t rows, size_t cols, double s, const double *A, const double *x,
+                   double *y)
+{
+    /*@ loop invariant 0 <= i <= rows;
+        loop assigns i, y[0 .. rows - 1];
+        loop variant rows - i;
+     */
+    for (size_t i = 0; i < rows; i++) {
+        /*@ assert row_in: i*cols + cols <= rows*cols; */
+        double acc = 0.0;
+        /*@ loop invariant 0 <= j <= cols;
+            loop assigns j, acc;
+            loop variant cols - j;
+         */
+        for (size_t j = 0; j < cols; j++) {
+            acc += A[i * cols + j] * x[j];
+        }
+        y[i] = s * acc;
+    }
+}
+
+void nsm_proj_i_mtv(size_t rows, size_t cols, double s, const double *A, const double *x,
+                    double *y)
+{
+    /*@ loop invariant 0 <= j <= cols;
+        loop assigns j, y[0 .. cols - 1];
+        loop variant cols - j;
+     */
+    for (size_t j = 0; j < cols; j++) {
+        double acc = 0.0;
+        /*@ loop invariant 0 <= i <= rows;
+            loop assigns i, acc;
+            loop variant rows - i;
+         */
+        for (size_t i = 0; i < rows; i++) {
+            /*@ assert in: i*cols + j < rows*cols; */
+            acc += A[i * cols + j] * x[i];
+        }
+        y[j] = s * acc;
+    }
+}
+
+void nsm_proj_i_sym_plus(size_t n, const double *T, double c, double d, const double *Q,
+                         double *out)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, out[0 .. n*n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ loop invariant 0 <= j <= n;
+            loop assigns j, out[0 .. n*n - 1];
+            loop variant n - j;
+         */
+        for (size_t j = 0; j < n; j++) {
+            /*@ assert in: i*n + j < n*n && j*n + i < n*n; */
+            out[i * n + j] = c * (T[i * n + j] + T[j * n + i]) + d * (Q[i * n + j] + Q[j * n + i]);
+        }
+    }
+}
+
+void nsm_proj_i_eye_minus(size_t n, const double *Q, double *out)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, out[0 .. n*n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ loop invariant 0 <= j <= n;
+            loop assigns j, out[0 .. n*n - 1];
+            loop variant n - j;
+         */
+        for (size_t j = 0; j < n; j++) {
+            /*@ assert in: i*n + j < n*n && j*n + i < n*n; */
+            out[i * n + j] = (i == j ? 1.0 : 0.0) - (Q[i * n + j] + Q[j * n + i]) / 2;
+        }
+    }
+}
+
+void nsm_proj_i_skew(size_t n, const double *X, double *out)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, out[0 .. n*n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ loop invariant 0 <= j <= n;
+            loop assigns j, out[0 .. n*n - 1];
+            loop variant n - j;
+         */
+        for (size_t j = 0; j < n; j++) {
+            /*@ assert in: i*n + j < n*n && j*n + i < n*n; */
+            out[i * n + j] = X[i * n + j] - X[j * n + i];
+        }
+    }
+}
+
+void nsm_proj_i_zero(size_t len, double *out)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, out[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        out[i] = 0.0;
+    }
+}
+
+void nsm_proj_i_scaled(size_t len, double s, const double *x, double *out)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, out[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        out[i] = s * x[i];
+    }
+}
+
+void nsm_proj_i_add_diag(size_t n, double s, double *X)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, X[0 .. n*n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert in: i*n + i < n*n; */
+        X[i * n + i] += s;
+    }
+}
+
+double nsm_proj_i_trace(size_t n, const double *X)
+{
+    double t = 0.0;
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, t;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert in: i*n + i < n*n; */
+        t += X[i * n + i];
+    }
+    return t;
+}
+
+int nsm_proj_i_overlap(const double *a, size_t na, const double *b, size_t nb)
+{
+    const size_t chunk = (size_t)NSM_MAX_DIM * NSM_MAX_DIM;
+    size_t off = 0;
+    /*@ loop invariant 0 <= off <= nb;
+        loop assigns off;
+        loop variant nb - off;
+     */
+    while (off < nb) {
+        size_t len = nb - off;
+        if (len > chunk) {
+            len = chunk;
+        }
+        if (nsm_overlap(a, na, b + off, len)) {
+            return 1;
+        }
+        off += len;
+    }
+    return 0;
+}

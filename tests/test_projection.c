@@ -1,0 +1,1067 @@
+/*
+ * Tests of the projection module. Oracles: LAPACK (KKT solves with dgesv, pseudo-inverses of
+ * full-row-rank matrices through dposv, eigenvalues with dsyev), central finite differences,
+ * closed forms and the plain-loop products of tests/support/prop.h. Admissible states
+ * q̇ = Pq̇ are generated from an oracle projector.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <lapacke.h>
+#include "harness.h"
+#include "prop.h"
+#include "nsmech.h"
+
+#define NMAX 32 /* array capacity; most properties draw n <= NPROP */
+#define NPROP 12
+#define MMAX 16
+#define CASES 1000
+
+/* ---------------------------------------------------------------------------------------- */
+/* Oracles                                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/* X = Aᵀ(AAᵀ)⁻¹ (n×m) for a full-row-rank A (m×n), LAPACK dposv. Returns 0 on success. */
+static int oracle_pinv_rows(size_t m, size_t n, const double *A, double *X)
+{
+    double G[MMAX * MMAX];
+    double Y[MMAX * NMAX];
+    tm_matmul_nt(m, m, n, A, A, G);
+    memcpy(Y, A, m * n * sizeof(double));
+    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)m, (lapack_int)n, G, (lapack_int)m, Y,
+                      (lapack_int)n) != 0) {
+        return 1;
+    }
+    tm_transpose(m, n, Y, X);
+    return 0;
+}
+
+/* P = I − A⁺A from the oracle pseudo-inverse (full row rank A; m = 0 gives I). */
+static int oracle_projector(size_t m, size_t n, const double *A, double *P)
+{
+    double X[NMAX * MMAX];
+    double Q[NMAX * NMAX];
+    tm_identity(n, P);
+    if (m == 0) {
+        return 0;
+    }
+    if (oracle_pinv_rows(m, n, A, X)) {
+        return 1;
+    }
+    tm_matmul(n, n, m, X, A, Q);
+    for (size_t i = 0; i < n * n; i++) {
+        P[i] -= Q[i];
+    }
+    return 0;
+}
+
+/* KKT solve [M Aᵀ; A 0][q̈; −λ] = [f + h; −Ȧq̇] (dgesv): q̈ and f_c = Aᵀλ. */
+static int oracle_kkt(size_t n, size_t m, const double *M, const double *A, const double *rhs_top,
+                      const double *Adq, double *qdd, double *fc)
+{
+    size_t d = n + m;
+    double K[(NMAX + MMAX) * (NMAX + MMAX)];
+    double b[NMAX + MMAX];
+    lapack_int ipiv[NMAX + MMAX];
+    memset(K, 0, sizeof K);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n; j++) {
+            K[i * d + j] = M[i * n + j];
+        }
+        b[i] = rhs_top[i];
+    }
+    for (size_t i = 0; i < m; i++) {
+        for (size_t j = 0; j < n; j++) {
+            K[(n + i) * d + j] = A[i * n + j];
+            K[j * d + n + i] = A[i * n + j];
+        }
+        b[n + i] = -Adq[i];
+    }
+    if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)d, 1, K, (lapack_int)d, ipiv, b, 1) != 0) {
+        return 1;
+    }
+    memcpy(qdd, b, n * sizeof(double));
+    /* b[n..] = −λ; f_c = Aᵀλ. */
+    for (size_t j = 0; j < n; j++) {
+        double s = 0.0;
+        for (size_t i = 0; i < m; i++) {
+            s += A[i * n + j] * (-b[n + i]);
+        }
+        fc[j] = s;
+    }
+    return 0;
+}
+
+/* Eigenvalues (ascending) of a symmetric matrix, dsyev. */
+static int oracle_eig(size_t n, const double *S, double *w)
+{
+    double T[NMAX * NMAX];
+    memcpy(T, S, n * n * sizeof(double));
+    return LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)n, T, (lapack_int)n, w) != 0;
+}
+
+static double rel_err(size_t len, const double *x, const double *ref)
+{
+    double s = tm_maxabs(len, ref);
+    return tm_maxabs_diff(len, x, ref) / (s > 1.0 ? s : 1.0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Random constrained systems                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    size_t n, m;
+    double M[NMAX * NMAX], C[NMAX * NMAX], Md[NMAX * NMAX];
+    double A[MMAX * NMAX], Ad[MMAX * NMAX];
+    double f[NMAX], fg[NMAX], qd[NMAX];
+    double P[NMAX * NMAX]; /* oracle projector */
+} sys_t;
+
+/* Full-row-rank A (m×n, 1 <= m < n), C = (Ṁ + K)/2 with Ṁ symmetric and K skew, admissible q̇. */
+static int gen_system_nm(nsm_rng *rng, sys_t *s, size_t n, size_t m)
+{
+    s->n = n;
+    s->m = m;
+    prop_spd(rng, n, pow(10.0, nsm_rng_range(rng, 0.0, 2.0)), nsm_rng_range(rng, 0.5, 2.0), s->M);
+    double K[NMAX * NMAX];
+    prop_vector(rng, n * n, K);
+    prop_vector(rng, n * n, s->Md);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < i; j++) {
+            s->Md[j * n + i] = s->Md[i * n + j];
+            K[j * n + i] = -K[i * n + j];
+        }
+        K[i * n + i] = 0.0;
+    }
+    for (size_t i = 0; i < n * n; i++) {
+        s->C[i] = 0.5 * (s->Md[i] + K[i]);
+    }
+    prop_rank(rng, m, n, m, pow(10.0, nsm_rng_range(rng, 0.0, 2.0)), s->A);
+    prop_vector(rng, m * n, s->Ad);
+    prop_vector(rng, n, s->f);
+    prop_vector(rng, n, s->fg);
+    if (oracle_projector(m, n, s->A, s->P)) {
+        return 1;
+    }
+    double x[NMAX];
+    prop_vector(rng, n, x);
+    tm_matmul(n, 1, n, s->P, x, s->qd);
+    return 0;
+}
+
+static int gen_system(nsm_rng *rng, sys_t *s, size_t nmin)
+{
+    size_t n = nsm_rng_index(rng, nmin, NPROP);
+    return gen_system_nm(rng, s, n, nsm_rng_index(rng, 1, n - 1));
+}
+
+/* f + h = f + f_g − Cq̇ and Ȧq̇ for the oracle. */
+static void kkt_rhs(const sys_t *s, double *top, double *adq)
+{
+    double cq[NMAX];
+    tm_matmul(s->n, 1, s->n, s->C, s->qd, cq);
+    for (size_t i = 0; i < s->n; i++) {
+        top[i] = s->f[i] + s->fg[i] - cq[i];
+    }
+    tm_matmul(s->m, 1, s->n, s->Ad, s->qd, adq);
+}
+
+static double *g_work;
+static size_t g_lwork;
+
+static nsm_status run_dyn(const sys_t *s, size_t m, const double *A, const double *Ad,
+                          const nsm_proj_opts *o, double *qdd, double *fc, nsm_proj_info *info,
+                          double *P, double *Mbar)
+{
+    return nsm_proj_dynamics(s->n, m, s->M, s->C, A, Ad, s->f, s->fg, s->qd, o, qdd, fc, info, P,
+                             Mbar, g_work, g_lwork);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Properties                                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+static int p_kkt(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle projector failed");
+        return 1;
+    }
+    double top[NMAX], adq[MMAX], q_ref[NMAX], fc_ref[NMAX], qdd[NMAX], fc[NMAX];
+    kkt_rhs(&s, top, adq);
+    if (oracle_kkt(s.n, s.m, s.M, s.A, top, adq, q_ref, fc_ref)) {
+        snprintf(msg, len, "KKT oracle failed");
+        return 1;
+    }
+    nsm_proj_info info;
+    nsm_status st = run_dyn(&s, s.m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, NULL);
+    if (st != NSM_OK) {
+        snprintf(msg, len, "status %s (n=%zu m=%zu)", nsm_status_str(st), s.n, s.m);
+        return 1;
+    }
+    double eq = rel_err(s.n, qdd, q_ref), ef = rel_err(s.n, fc, fc_ref);
+    if (info.rank != s.m || eq > 1e-9 || ef > 1e-9) {
+        snprintf(msg, len, "n=%zu m=%zu rank %zu: qdd err %.3g fc err %.3g", s.n, s.m, info.rank,
+                 eq, ef);
+        return 1;
+    }
+    return 0;
+}
+
+/* Larger systems (24 <= n <= 32, 2m < n): PMP through the factored form P = I − A⁺A. */
+static int p_kkt_large(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    size_t n = nsm_rng_index(rng, 24, NMAX);
+    if (gen_system_nm(rng, &s, n, nsm_rng_index(rng, 1, (n - 1) / 2))) {
+        snprintf(msg, len, "oracle projector failed");
+        return 1;
+    }
+    double top[NMAX], adq[MMAX], q_ref[NMAX], fc_ref[NMAX], qdd[NMAX], fc[NMAX];
+    double Mb[NMAX * NMAX], T[NMAX * NMAX], ref[NMAX * NMAX];
+    kkt_rhs(&s, top, adq);
+    nsm_proj_info info;
+    nsm_status st = run_dyn(&s, s.m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, Mb);
+    if (st != NSM_OK || oracle_kkt(s.n, s.m, s.M, s.A, top, adq, q_ref, fc_ref)) {
+        snprintf(msg, len, "status %s (n=%zu m=%zu)", nsm_status_str(st), s.n, s.m);
+        return 1;
+    }
+    /* M̄ against PMP + μQ from the oracle projector. */
+    tm_matmul(n, n, n, s.M, s.P, T);
+    tm_matmul(n, n, n, s.P, T, ref);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) ref[i * n + j] += info.mu * ((i == j) - s.P[i * n + j]);
+    double eq = rel_err(n, qdd, q_ref), ef = rel_err(n, fc, fc_ref), em = rel_err(n * n, Mb, ref);
+    if (info.rank != s.m || eq > 1e-9 || ef > 1e-9 || em > 1e-10) {
+        snprintf(msg, len, "n=%zu m=%zu: qdd %.3g fc %.3g Mbar %.3g", n, s.m, eq, ef, em);
+        return 1;
+    }
+    return 0;
+}
+
+/* Redundant rows: A = [A0; W·A0], Ȧ = [Ȧ0; W·Ȧ0]; q̈ equals the one of A0 and the KKT oracle. */
+static int p_redundant(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 3)) {
+        snprintf(msg, len, "oracle projector failed");
+        return 1;
+    }
+    size_t n = s.n, m0 = s.m;
+    size_t extra = nsm_rng_index(rng, 1, MMAX - m0 < 4 ? MMAX - m0 : 4);
+    size_t m = m0 + extra;
+    double W[4 * MMAX], A[MMAX * NMAX], Ad[MMAX * NMAX];
+    prop_vector(rng, extra * m0, W);
+    memcpy(A, s.A, m0 * n * sizeof(double));
+    memcpy(Ad, s.Ad, m0 * n * sizeof(double));
+    tm_matmul(extra, n, m0, W, s.A, A + m0 * n);
+    tm_matmul(extra, n, m0, W, s.Ad, Ad + m0 * n);
+    /* Shuffle: move the first row to the end so that redundancy is not only trailing. */
+    double tmp[NMAX], tmpd[NMAX];
+    memcpy(tmp, A, n * sizeof(double));
+    memcpy(tmpd, Ad, n * sizeof(double));
+    memmove(A, A + n, (m - 1) * n * sizeof(double));
+    memmove(Ad, Ad + n, (m - 1) * n * sizeof(double));
+    memcpy(A + (m - 1) * n, tmp, n * sizeof(double));
+    memcpy(Ad + (m - 1) * n, tmpd, n * sizeof(double));
+    double q_red[NMAX], q_full[NMAX], q_ref[NMAX], fc_ref[NMAX], top[NMAX], adq[MMAX];
+    nsm_proj_info i1, i2;
+    nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
+    o.rank_rtol = 1e-9;
+    nsm_status st1 = run_dyn(&s, m, A, Ad, &o, q_red, NULL, &i1, NULL, NULL);
+    nsm_status st2 = run_dyn(&s, m0, s.A, s.Ad, &o, q_full, NULL, &i2, NULL, NULL);
+    kkt_rhs(&s, top, adq);
+    if (st1 != NSM_OK || st2 != NSM_OK || oracle_kkt(n, m0, s.M, s.A, top, adq, q_ref, fc_ref)) {
+        snprintf(msg, len, "status %d %d", st1, st2);
+        return 1;
+    }
+    double e1 = rel_err(n, q_red, q_full), e2 = rel_err(n, q_red, q_ref);
+    if (i1.rank != m0 || e1 > 1e-9 || e2 > 1e-9) {
+        snprintf(msg, len, "n=%zu m=%zu r0=%zu: rank %zu, vs subset %.3g, vs KKT %.3g", n, m, m0,
+                 i1.rank, e1, e2);
+        return 1;
+    }
+    return 0;
+}
+
+/* Ṗ = ΛP + PΛᵀ equals the central difference of the oracle P along A(t) = A + tȦ. */
+static int p_pdot_fd(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle failed");
+        return 1;
+    }
+    size_t n = s.n, m = s.m, r = 0;
+    double P[NMAX * NMAX], Q[NMAX * NMAX], X[NMAX * MMAX], L[NMAX * NMAX], Pd[NMAX * NMAX];
+    nsm_status st = nsm_proj_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
+                                       g_lwork);
+    if (st == NSM_OK) {
+        st = nsm_proj_rates(n, m, X, s.Ad, P, L, Pd, g_work, g_lwork);
+    }
+    if (st != NSM_OK) {
+        snprintf(msg, len, "status %s", nsm_status_str(st));
+        return 1;
+    }
+    /* Richardson-extrapolated central differences (error O(h⁴)). */
+    const double h = 1e-4;
+    double Ap[MMAX * NMAX], Am[MMAX * NMAX], Pp[NMAX * NMAX], Pm[NMAX * NMAX], fd[NMAX * NMAX];
+    double d1[NMAX * NMAX];
+    for (int level = 0; level < 2; level++) {
+        double hh = level == 0 ? h : h / 2;
+        for (size_t i = 0; i < m * n; i++) {
+            Ap[i] = s.A[i] + hh * s.Ad[i];
+            Am[i] = s.A[i] - hh * s.Ad[i];
+        }
+        if (oracle_projector(m, n, Ap, Pp) || oracle_projector(m, n, Am, Pm)) {
+            snprintf(msg, len, "oracle failed");
+            return 1;
+        }
+        for (size_t i = 0; i < n * n; i++) {
+            double c = (Pp[i] - Pm[i]) / (2.0 * hh);
+            if (level == 0) {
+                d1[i] = c;
+            } else {
+                fd[i] = (4.0 * c - d1[i]) / 3.0;
+            }
+        }
+    }
+    double e = rel_err(n * n, Pd, fd);
+    if (e > 1e-6) {
+        snprintf(msg, len, "n=%zu m=%zu: Pdot vs central difference %.3g", n, m, e);
+        return 1;
+    }
+    return 0;
+}
+
+/* q̈ does not depend on μ: μ*, and two given values spanning 1e4. */
+static int p_mu_independent(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle failed");
+        return 1;
+    }
+    double q0[NMAX], q1[NMAX], q2[NMAX], f0[NMAX], f1[NMAX];
+    nsm_proj_info i0, i1, i2;
+    nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
+    nsm_status st0 = run_dyn(&s, s.m, s.A, s.Ad, &o, q0, f0, &i0, NULL, NULL);
+    o.mu_mode = NSM_MU_GIVEN;
+    o.mu = nsm_rng_range(rng, 0.01, 0.1);
+    nsm_status st1 = run_dyn(&s, s.m, s.A, s.Ad, &o, q1, f1, &i1, NULL, NULL);
+    o.mu = nsm_rng_range(rng, 10.0, 100.0);
+    nsm_status st2 = run_dyn(&s, s.m, s.A, s.Ad, &o, q2, NULL, &i2, NULL, NULL);
+    if (st0 || st1 || st2 || i2.mu != o.mu) {
+        snprintf(msg, len, "status %d %d %d", st0, st1, st2);
+        return 1;
+    }
+    double e1 = rel_err(s.n, q1, q0), e2 = rel_err(s.n, q2, q0), e3 = rel_err(s.n, f1, f0);
+    if (e1 > 1e-9 || e2 > 1e-9 || e3 > 1e-9) {
+        snprintf(msg, len, "n=%zu m=%zu: mu changes qdd by %.3g / %.3g, fc by %.3g", s.n, s.m, e1,
+                 e2, e3);
+        return 1;
+    }
+    return 0;
+}
+
+/* cond(M̄) at μ* equals λmax/λ⁺min of PMP, and μ* lies in [λ⁺min, λmax] (dsyev oracle). */
+static int p_cond(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle failed");
+        return 1;
+    }
+    size_t n = s.n, m = s.m;
+    double qdd[NMAX], Mbar[NMAX * NMAX], T[NMAX * NMAX], PMP[NMAX * NMAX], wb[NMAX], wp[NMAX];
+    nsm_proj_info info;
+    nsm_status st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, NULL, &info, NULL, Mbar);
+    tm_matmul(n, n, n, s.M, s.P, T);
+    tm_matmul(n, n, n, s.P, T, PMP);
+    if (st != NSM_OK || oracle_eig(n, Mbar, wb) || oracle_eig(n, PMP, wp)) {
+        snprintf(msg, len, "status %s", nsm_status_str(st));
+        return 1;
+    }
+    /* PMP has m zero eigenvalues (rank n − m): the nonzero ones are wp[m .. n-1]. */
+    double lmin = wp[m], lmax = wp[n - 1];
+    double cb = wb[n - 1] / wb[0], cp = lmax / lmin;
+    if (fabs(cb - cp) > 1e-8 * cp || info.mu < lmin * (1 - 1e-12) || info.mu > lmax * (1 + 1e-12)) {
+        snprintf(msg, len, "n=%zu m=%zu: cond(Mbar) %.12g vs %.12g, mu %.6g in [%.6g, %.6g]?", n,
+                 m, cb, cp, info.mu, lmin, lmax);
+        return 1;
+    }
+    return 0;
+}
+
+/* PΛ = 0, Pf_c = 0, S² = S, QS = S, SQ = Q, P² = P, Pᵀ = P bitwise, M̄ symmetric bitwise. */
+static int p_identities(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle failed");
+        return 1;
+    }
+    size_t n = s.n, m = s.m, r = 0;
+    double P[NMAX * NMAX], Q[NMAX * NMAX], X[NMAX * MMAX], L[NMAX * NMAX], Mb[NMAX * NMAX];
+    double S[NMAX * NMAX], T1[NMAX * NMAX], T2[NMAX * NMAX], qdd[NMAX], fc[NMAX], v[NMAX];
+    double mu = 0.0;
+    nsm_proj_info info;
+    nsm_status st = nsm_proj_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
+                                       g_lwork);
+    if (!st) st = nsm_proj_rates(n, m, X, s.Ad, P, L, NULL, NULL, 0);
+    if (!st) st = nsm_proj_inertia(n, r, s.M, P, NSM_MU_OPTIMAL, 0.0, Mb, &mu, g_work, g_lwork);
+    if (!st) st = nsm_proj_oblique(n, s.M, Mb, P, S, g_work, g_lwork);
+    if (!st) st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, NULL);
+    if (st != NSM_OK) {
+        snprintf(msg, len, "status %s", nsm_status_str(st));
+        return 1;
+    }
+    double tol = 1e-9 * (1.0 + tm_maxabs(n * n, s.M)) * 100.0;
+    char what[64] = "";
+    for (size_t i = 0; i < n && !what[0]; i++) {
+        for (size_t j = 0; j < n; j++) {
+            if (P[i * n + j] != P[j * n + i] || Q[i * n + j] != Q[j * n + i] ||
+                Mb[i * n + j] != Mb[j * n + i]) {
+                snprintf(what, sizeof what, "not bitwise symmetric");
+                break;
+            }
+        }
+    }
+    double e;
+    tm_matmul(n, n, n, P, P, T1);
+    if (!what[0] && (e = tm_maxabs_diff(n * n, T1, P)) > 1e-12) snprintf(what, sizeof what, "P^2-P %.3g", e);
+    if (!what[0] && (e = tm_maxabs_diff(n * n, P, s.P)) > 1e-9) snprintf(what, sizeof what, "P vs oracle %.3g", e);
+    tm_matmul(n, n, n, P, L, T1);
+    if (!what[0] && (e = tm_maxabs(n * n, T1)) > 1e-9 * (1 + tm_maxabs(n * n, L))) snprintf(what, sizeof what, "P*Lambda %.3g", e);
+    tm_matmul(n, 1, n, P, fc, v);
+    if (!what[0] && (e = tm_maxabs(n, v)) > 1e-9 * (1 + tm_maxabs(n, fc))) snprintf(what, sizeof what, "P*fc %.3g", e);
+    tm_matmul(n, n, n, S, S, T1);
+    double sc = 1.0 + tm_maxabs(n * n, S);
+    if (!what[0] && (e = tm_maxabs_diff(n * n, T1, S)) > tol * sc) snprintf(what, sizeof what, "S^2-S %.3g", e);
+    tm_matmul(n, n, n, Q, S, T1);
+    if (!what[0] && (e = tm_maxabs_diff(n * n, T1, S)) > tol * sc) snprintf(what, sizeof what, "QS-S %.3g", e);
+    tm_matmul(n, n, n, S, Q, T2);
+    if (!what[0] && (e = tm_maxabs_diff(n * n, T2, Q)) > tol * sc) snprintf(what, sizeof what, "SQ-Q %.3g", e);
+    /* f_c = −S(f + h − MΩq̇) from the S matrix and an explicit Ω: agrees with the vector path. */
+    double Om[NMAX * NMAX], g[NMAX], w[NMAX], fc2[NMAX];
+    if (!what[0] && nsm_proj_omega(n, L, Om) != NSM_OK) snprintf(what, sizeof what, "omega");
+    tm_matmul(n, 1, n, Om, s.qd, v);
+    tm_matmul(n, 1, n, s.M, v, w);
+    tm_matmul(n, 1, n, s.C, s.qd, v);
+    for (size_t i = 0; i < n; i++) g[i] = s.f[i] + s.fg[i] - v[i] - w[i];
+    tm_matmul(n, 1, n, S, g, fc2);
+    for (size_t i = 0; i < n; i++) fc2[i] = -fc2[i];
+    if (!what[0] && (e = rel_err(n, fc, fc2)) > 1e-9) snprintf(what, sizeof what, "fc vs -S(..) %.3g", e);
+    if (what[0]) {
+        snprintf(msg, len, "n=%zu m=%zu: %s", n, m, what);
+        return 1;
+    }
+    return 0;
+}
+
+/* Inadmissible q̇ (A q̇ ≠ 0): q̈ and f_c still evaluate the documented formulas
+   q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇ and f_c = −S(f + h − MΩq̇), here from oracle matrices
+   (pseudo-inverse via dposv, M̄⁻¹ via dgesv). */
+static int p_inadmissible(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle failed");
+        return 1;
+    }
+    size_t n = s.n, m = s.m;
+    prop_vector(rng, n, s.qd);
+    double qdd[NMAX], fc[NMAX];
+    nsm_proj_info info;
+    nsm_status st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, NULL);
+    if (st != NSM_OK) {
+        snprintf(msg, len, "status %s", nsm_status_str(st));
+        return 1;
+    }
+    double X[NMAX * MMAX], Lm[NMAX * NMAX], Mb[NMAX * NMAX], T[NMAX * NMAX], Y[NMAX * NMAX];
+    lapack_int ipiv[NMAX];
+    oracle_pinv_rows(m, n, s.A, X);
+    tm_matmul(n, n, m, X, s.Ad, Lm);
+    for (size_t i = 0; i < n * n; i++) Lm[i] = -Lm[i];
+    tm_matmul(n, n, n, s.M, s.P, T);
+    tm_matmul(n, n, n, s.P, T, Mb);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) Mb[i * n + j] += info.mu * ((i == j) - s.P[i * n + j]);
+    memcpy(Y, s.P, n * n * sizeof(double));
+    if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, Mb, (lapack_int)n, ipiv, Y,
+                      (lapack_int)n) != 0) {
+        snprintf(msg, len, "dgesv failed");
+        return 1;
+    }
+    /* Y = M̄⁻¹P. */
+    double lq[NMAX], lt[NMAX], cq[NMAX], w[NMAX], g[NMAX], q_ref[NMAX], fc_ref[NMAX], z[NMAX];
+    tm_matmul(n, 1, n, Lm, s.qd, lq);
+    tm_matmul_tn(n, 1, n, Lm, s.qd, lt);
+    tm_matmul(n, 1, n, s.C, s.qd, cq);
+    tm_matmul(n, 1, n, s.M, lq, w);
+    for (size_t i = 0; i < n; i++) g[i] = s.f[i] + s.fg[i] - cq[i] - w[i];
+    tm_matmul(n, 1, n, Y, g, q_ref);
+    for (size_t i = 0; i < n; i++) q_ref[i] += lq[i];
+    for (size_t i = 0; i < n; i++) z[i] = lq[i] - lt[i];
+    tm_matmul(n, 1, n, s.M, z, w);
+    for (size_t i = 0; i < n; i++) g[i] = s.f[i] + s.fg[i] - cq[i] - w[i];
+    tm_matmul(n, 1, n, Y, g, z);
+    tm_matmul(n, 1, n, s.M, z, fc_ref);
+    for (size_t i = 0; i < n; i++) fc_ref[i] -= g[i];
+    double e1 = rel_err(n, qdd, q_ref), e2 = rel_err(n, fc, fc_ref);
+    if (e1 > 1e-8 || e2 > 1e-8) {
+        snprintf(msg, len, "n=%zu m=%zu: qdd %.3g fc %.3g", n, m, e1, e2);
+        return 1;
+    }
+    return 0;
+}
+
+/* C̄ of eq. 8c against a plain-loop evaluation, and M̄q̈ + C̄q̇ = P(f + f_g) (eq. 8a). */
+static int p_cbar(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle failed");
+        return 1;
+    }
+    size_t n = s.n, m = s.m, r = 0;
+    double P[NMAX * NMAX], Q[NMAX * NMAX], X[NMAX * MMAX], L[NMAX * NMAX], Mb[NMAX * NMAX];
+    double Cb[NMAX * NMAX], qdd[NMAX], a[NMAX], b[NMAX], rhs[NMAX], pr[NMAX];
+    double mu = 0.0;
+    nsm_proj_info info;
+    nsm_status st = nsm_proj_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
+                                       g_lwork);
+    if (!st) st = nsm_proj_rates(n, m, X, s.Ad, P, L, NULL, NULL, 0);
+    if (!st) st = nsm_proj_inertia(n, r, s.M, P, NSM_MU_OPTIMAL, 0.0, Mb, &mu, g_work, g_lwork);
+    if (!st) st = nsm_proj_cbar(n, s.M, s.C, P, L, mu, Cb, g_work, g_lwork);
+    if (!st) st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, NULL, &info, NULL, NULL);
+    if (st != NSM_OK) {
+        snprintf(msg, len, "status %s", nsm_status_str(st));
+        return 1;
+    }
+    /* Plain-loop C̄ = PCP + PM(ΛP + PΛᵀ) − μΛP. */
+    double T1[NMAX * NMAX], T2[NMAX * NMAX], D[NMAX * NMAX], ref[NMAX * NMAX];
+    tm_matmul(n, n, n, L, P, T1);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) D[i * n + j] = T1[i * n + j] + T1[j * n + i];
+    tm_matmul(n, n, n, s.M, D, T2);
+    tm_matmul(n, n, n, P, T2, ref);
+    tm_matmul(n, n, n, s.C, P, T2);
+    tm_matmul(n, n, n, P, T2, D);
+    for (size_t i = 0; i < n * n; i++) ref[i] += D[i] - mu * T1[i];
+    double e1 = rel_err(n * n, Cb, ref);
+    tm_matmul(n, 1, n, Mb, qdd, a);
+    tm_matmul(n, 1, n, Cb, s.qd, b);
+    for (size_t i = 0; i < n; i++) rhs[i] = s.f[i] + s.fg[i];
+    tm_matmul(n, 1, n, P, rhs, pr);
+    for (size_t i = 0; i < n; i++) a[i] += b[i];
+    double e2 = rel_err(n, a, pr);
+    if (e1 > 1e-12 || e2 > 1e-8) {
+        snprintf(msg, len, "n=%zu m=%zu: Cbar %.3g, eq 8a %.3g", n, m, e1, e2);
+        return 1;
+    }
+    return 0;
+}
+
+/* Actuation: R² = R, PR = P, and for k = n − r also RB = B; Γ = (PB)⁺ against the oracle. */
+static int p_actuation(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle failed");
+        return 1;
+    }
+    size_t n = s.n, m = s.m, dof = n - m;
+    size_t k = nsm_rng_uniform(rng) < 0.5 ? dof : nsm_rng_index(rng, dof, n + 2);
+    double B[NMAX * (NMAX + 2)], G[(NMAX + 2) * NMAX], R[NMAX * NMAX], T[NMAX * NMAX];
+    prop_vector(rng, n * k, B);
+    size_t rk = 0;
+    nsm_status st = nsm_proj_actuation(n, k, m, s.P, B, 1e-10, &rk, G, R, g_work, g_lwork);
+    if (st != NSM_OK || rk != dof) {
+        snprintf(msg, len, "n=%zu r=%zu k=%zu: status %s rank %zu", n, m, k, nsm_status_str(st),
+                 rk);
+        return 1;
+    }
+    double sc = 1.0 + tm_maxabs(n * n, R);
+    double tol = 1e-9 * sc * sc;
+    char what[64] = "";
+    double e;
+    tm_matmul(n, n, n, R, R, T);
+    if ((e = tm_maxabs_diff(n * n, T, R)) > tol) snprintf(what, sizeof what, "R^2-R %.3g", e);
+    tm_matmul(n, n, n, s.P, R, T);
+    if (!what[0] && (e = tm_maxabs_diff(n * n, T, s.P)) > tol) snprintf(what, sizeof what, "PR-P %.3g", e);
+    if (!what[0] && k == dof) {
+        double RB[NMAX * (NMAX + 2)];
+        tm_matmul(n, k, n, R, B, RB);
+        if ((e = tm_maxabs_diff(n * k, RB, B)) > tol * (1 + tm_maxabs(n * k, B))) snprintf(what, sizeof what, "RB-B %.3g", e);
+    }
+    /* Γ: minimum-norm solution: Γ(PB)Γ = Γ and (PB)Γ = P (oracle P). */
+    double PB[NMAX * (NMAX + 2)], GPB[(NMAX + 2) * (NMAX + 2)], GPBG[(NMAX + 2) * NMAX];
+    tm_matmul(n, k, n, s.P, B, PB);
+    tm_matmul(n, n, k, PB, G, T);
+    if (!what[0] && (e = tm_maxabs_diff(n * n, T, s.P)) > tol) snprintf(what, sizeof what, "PB*Gamma-P %.3g", e);
+    tm_matmul(k, k, n, G, PB, GPB);
+    tm_matmul(k, n, k, GPB, G, GPBG);
+    if (!what[0] && (e = tm_maxabs_diff(k * n, GPBG, G)) > tol * (1 + tm_maxabs(k * n, G))) snprintf(what, sizeof what, "G PB G - G %.3g", e);
+    if (what[0]) {
+        snprintf(msg, len, "n=%zu r=%zu k=%zu: %s", n, m, k, what);
+        return 1;
+    }
+    return 0;
+}
+
+/* Closed loop of law (21): V̇ = −K_d‖q̇‖² − σK_p‖e‖‖q̇‖ <= 0 at random admissible states, with
+   V̇ = q̇ᵀM̄q̈ + ½q̇ᵀ(dM̄/dt)q̇ + eᵀK_pq̇ and every matrix of V̇ from oracles. */
+static int p_lyapunov(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle failed");
+        return 1;
+    }
+    size_t n = s.n, m = s.m, dof = n - m;
+    size_t k = nsm_rng_index(rng, dof, n);
+    double B[NMAX * NMAX], G[NMAX * NMAX], R[NMAX * NMAX], q[NMAX], qs[NMAX], f[NMAX];
+    prop_vector(rng, n * k, B);
+    prop_vector(rng, n, q);
+    prop_vector(rng, n, qs);
+    int at_rest = nsm_rng_uniform(rng) < 0.1;
+    if (at_rest) memset(s.qd, 0, sizeof s.qd);
+    size_t rk = 0;
+    nsm_proj_gains g = {nsm_rng_range(rng, 0.1, 10.0), nsm_rng_range(rng, 0.1, 10.0),
+                        nsm_rng_range(rng, 1.01, 4.0), NSM_PROJ_VEL_ZTOL_DEFAULT,
+                        NSM_PROJ_XI_TOL_DEFAULT};
+    nsm_unit_case which;
+    nsm_status st = nsm_proj_actuation(n, k, m, s.P, B, 1e-10, &rk, G, R, g_work, g_lwork);
+    if (!st) st = nsm_proj_control(n, k, s.P, R, G, s.fg, q, qs, s.qd, NULL, &g, f, NULL, &which,
+                                   g_work, g_lwork);
+    if (st != NSM_OK) {
+        snprintf(msg, len, "status %s", nsm_status_str(st));
+        return 1;
+    }
+    memcpy(s.f, f, sizeof f);
+    double qdd[NMAX];
+    nsm_proj_info info;
+    st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, NULL, &info, NULL, NULL);
+    if (st != NSM_OK) {
+        snprintf(msg, len, "dyn status %s", nsm_status_str(st));
+        return 1;
+    }
+    /* Oracle M̄, Λ = −A⁺Ȧ, Ṗ, dM̄/dt = ṖMP + PṀP + PMṖ − μṖ. */
+    double X[NMAX * MMAX], Lm[NMAX * NMAX], Pd[NMAX * NMAX], T1[NMAX * NMAX], T2[NMAX * NMAX];
+    double Mb[NMAX * NMAX], dMb[NMAX * NMAX];
+    oracle_pinv_rows(m, n, s.A, X);
+    tm_matmul(n, n, m, X, s.Ad, Lm);
+    for (size_t i = 0; i < n * n; i++) Lm[i] = -Lm[i];
+    tm_matmul(n, n, n, Lm, s.P, T1);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) Pd[i * n + j] = T1[i * n + j] + T1[j * n + i];
+    double mu = info.mu;
+    tm_matmul(n, n, n, s.M, s.P, T1);
+    tm_matmul(n, n, n, s.P, T1, Mb);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) Mb[i * n + j] += mu * ((i == j) - s.P[i * n + j]);
+    tm_matmul(n, n, n, Pd, T1, dMb);               /* ṖMP */
+    tm_matmul(n, n, n, s.Md, s.P, T1);
+    tm_matmul(n, n, n, s.P, T1, T2);                /* PṀP */
+    for (size_t i = 0; i < n * n; i++) dMb[i] += T2[i] - mu * Pd[i];
+    tm_matmul(n, n, n, s.M, Pd, T1);
+    tm_matmul(n, n, n, s.P, T1, T2);                /* PMṖ */
+    for (size_t i = 0; i < n * n; i++) dMb[i] += T2[i];
+    double a[NMAX], b[NMAX], e[NMAX];
+    tm_matmul(n, 1, n, Mb, qdd, a);
+    tm_matmul(n, 1, n, dMb, s.qd, b);
+    double vdot = 0.0, ne = 0.0, nq = 0.0, scale = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        e[i] = q[i] - qs[i];
+        vdot += s.qd[i] * a[i] + 0.5 * s.qd[i] * b[i] + g.kp * e[i] * s.qd[i];
+        scale += fabs(s.qd[i] * a[i]) + fabs(s.qd[i] * b[i]) + fabs(g.kp * e[i] * s.qd[i]);
+        ne += e[i] * e[i];
+        nq += s.qd[i] * s.qd[i];
+    }
+    ne = sqrt(ne);
+    nq = sqrt(nq);
+    double expect = -g.kd * nq * nq - g.sigma * g.kp * ne * nq;
+    double tol = 1e-9 * (1.0 + scale);
+    if (vdot > tol || fabs(vdot - expect) > tol || (at_rest && which != NSM_UNIT_BALL)) {
+        snprintf(msg, len, "n=%zu m=%zu k=%zu: Vdot %.6g expected %.6g (tol %.2g)", n, m, k, vdot,
+                 expect, tol);
+        return 1;
+    }
+    return 0;
+}
+
+static void test_properties(void)
+{
+    static const struct { const char *name; prop_fn fn; } props[] = {
+        {"qdd and f_c equal the KKT solve (full-rank A)", p_kkt},
+        {"large n (factored PMP): qdd, f_c = KKT, Mbar = PMP + mu Q", p_kkt_large},
+        {"redundant rows give the full-rank subset's qdd", p_redundant},
+        {"Pdot equals a central difference of P", p_pdot_fd},
+        {"qdd and f_c independent of mu", p_mu_independent},
+        {"cond(Mbar) at mu* = lmax/lmin+ of PMP", p_cond},
+        {"identities P^2=P, PLambda=0, Pfc=0, S^2=S, QS=S, SQ=Q", p_identities},
+        {"Cbar (eq. 8c) and Mbar qdd + Cbar qd = P(f + fg)", p_cbar},
+        {"inadmissible qd: qdd and f_c follow the documented formulas", p_inadmissible},
+        {"actuation: R^2=R, PR=P, RB=B, Gamma=(PB)+", p_actuation},
+        {"control law: Vdot = -Kd|qd|^2 - sigma Kp|e||qd| <= 0", p_lyapunov},
+    };
+    for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
+        size_t ran = prop_run(props[i].name, props[i].fn, NULL, CASES);
+        printf("\n    property: %s: %zu cases", props[i].name, ran);
+    }
+    printf("\n");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Closed-form and edge cases                                                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* m = 0: P = I, Q = 0, r = 0; q̈ = M⁻¹(f + f_g − Cq̇) (plain unconstrained dynamics). */
+static void test_no_constraints(void)
+{
+    const size_t n = 3;
+    double M[9] = {2, 0.5, 0, 0.5, 3, 0.2, 0, 0.2, 1.5};
+    double C[9] = {0.1, 0.2, 0, -0.3, 0, 0.1, 0, 0.4, 0.2};
+    double f[3] = {1, -2, 0.5}, fg[3] = {0, 0, -9.81}, qd[3] = {0.3, -0.1, 0.2};
+    double qdd[3], fc[3], P[9], Mb[9];
+    nsm_proj_info info;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_dynamics(n, 0, M, C, NULL, NULL, f, fg, qd, NULL, qdd, fc,
+                                            &info, P, Mb, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL(info.rank, 0);
+    double rhs[3], ref[3], Mc[9];
+    lapack_int ipiv[3];
+    tm_matmul(n, 1, n, C, qd, ref);
+    for (size_t i = 0; i < n; i++) rhs[i] = f[i] + fg[i] - ref[i];
+    memcpy(Mc, M, sizeof Mc);
+    CU_ASSERT_EQUAL_FATAL(LAPACKE_dgesv(LAPACK_ROW_MAJOR, 3, 1, Mc, 3, ipiv, rhs, 1), 0);
+    CU_ASSERT(rel_err(n, qdd, rhs) < 1e-13);
+    CU_ASSERT(tm_maxabs(n, fc) < 1e-13);
+    double Id[9];
+    tm_identity(n, Id);
+    CU_ASSERT(tm_maxabs_diff(9, P, Id) == 0.0);
+    /* μ* = tr(M)/n. */
+    CU_ASSERT(fabs(info.mu - (2.0 + 3.0 + 1.5) / 3.0) < 1e-14);
+    /* Projector with m = 0. */
+    size_t r = 7;
+    double Q[9], X[1];
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, 0, NULL, 1e-10, &r, P, Q, NULL, g_work, g_lwork),
+                    NSM_OK);
+    CU_ASSERT_EQUAL(r, 0);
+    CU_ASSERT(tm_maxabs_diff(9, P, Id) == 0.0 && tm_maxabs(9, Q) == 0.0);
+    (void)X;
+}
+
+/* n = r: no freedom left: P = 0, q̈ = Λq̇ (= A⁻¹(−Ȧq̇)), μ = tr(M)/n, f_c from the KKT solve. */
+static void test_fully_constrained(void)
+{
+    const size_t n = 2;
+    double M[4] = {2, 0.5, 0.5, 1};
+    double C[4] = {0.1, 0.3, -0.2, 0};
+    double A[4] = {1, 2, 0, 1}, Ad[4] = {0.5, 0, -1, 0.25};
+    double f[2] = {1, 2}, fg[2] = {0, -1}, qd[2] = {0, 0};
+    double qdd[2], fc[2], P[4], Mb[4];
+    nsm_proj_info info;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_dynamics(n, 2, M, C, A, Ad, f, fg, qd, NULL, qdd, fc, &info, P,
+                                            Mb, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL(info.rank, 2);
+    CU_ASSERT(fabs(info.mu - 1.5) < 1e-14);
+    CU_ASSERT(tm_maxabs(4, P) < 1e-14);
+    CU_ASSERT(tm_maxabs(2, qdd) < 1e-14);
+    double top[2] = {1, 1}, adq[2] = {0, 0}, qr[2], fr[2];
+    CU_ASSERT_EQUAL_FATAL(oracle_kkt(2, 2, M, A, top, adq, qr, fr), 0);
+    CU_ASSERT(rel_err(2, fc, fr) < 1e-12);
+}
+
+/* A supplied ξ is validated; at q̇ = 0 the law uses it; the computed ξ is a unit of N(A). */
+static void test_control_xi(void)
+{
+    const size_t n = 3;
+    /* A = [0 0 1]: N(A) = span(e1, e2), P = diag(1, 1, 0). */
+    double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0};
+    double R[9], G[9], B[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    size_t rk;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_actuation(n, 3, 1, P, B, 1e-10, &rk, G, R, g_work, g_lwork),
+                          NSM_OK);
+    CU_ASSERT_EQUAL(rk, 2);
+    nsm_proj_gains g = {2.0, 1.0, 1.5, 1e-12, 1e-9};
+    double fg[3] = {0, 0, 0}, q[3] = {1, 0, 0}, qs[3] = {0, 0, 0}, qd[3] = {0, 0, 0};
+    double xi[3] = {0, 1, 0}, f[3], u[3];
+    nsm_unit_case which;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, xi, &g, f, u, &which,
+                                           g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_BALL);
+    /* v = K_p(e + σ‖e‖ξ) = 2·(1, 1.5, 0); f = −Rv = −v on N(A). */
+    CU_ASSERT(fabs(f[0] + 2.0) < 1e-14 && fabs(f[1] + 3.0) < 1e-14 && fabs(f[2]) < 1e-14);
+    CU_ASSERT(tm_maxabs_diff(3, f, u) < 1e-14);
+    /* Computed ξ: first column of P of largest norm: e1. */
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, NULL, &g, f, NULL,
+                                           &which, g_work, g_lwork), NSM_OK);
+    CU_ASSERT(fabs(f[0] + 2.0 * 2.5) < 1e-14 && fabs(f[1]) < 1e-14);
+    /* ξ not in N(A), or not unit: rejected. */
+    double bad1[3] = {0, 0, 1}, bad2[3] = {0, 2, 0};
+    CU_ASSERT_EQUAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, bad1, &g, f, NULL, NULL,
+                                     g_work, g_lwork), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, bad2, &g, f, NULL, NULL,
+                                     g_work, g_lwork), NSM_ERR_ARG);
+    /* Moving: η = q̇/‖q̇‖. */
+    qd[1] = 2.0;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, xi, &g, f, NULL, &which,
+                                           g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+    CU_ASSERT(fabs(f[1] + (2.0 * 1.5 + 1.0 * 2.0)) < 1e-14);
+}
+
+/* Under-actuated B (rank(PB) < n − r) is NSM_ERR_RANK and writes nothing. */
+static void test_unsolvable(void)
+{
+    const size_t n = 3;
+    double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0};
+    double B[3] = {1, 0, 0}; /* k = 1 < n − r = 2 */
+    double G[6] = {7, 7, 7, 7, 7, 7}, R[9];
+    size_t rk = 99;
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 1, 1, P, B, 1e-10, &rk, G, R, g_work, g_lwork),
+                    NSM_ERR_RANK);
+    CU_ASSERT_EQUAL(rk, 1);
+    CU_ASSERT(G[0] == 7 && G[1] == 7 && G[2] == 7);
+    /* B acting only on the constrained direction. */
+    double B2[6] = {0, 0, 0, 0, 1, 1};
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B2, 1e-10, &rk, G, R, g_work, g_lwork),
+                    NSM_ERR_RANK);
+    CU_ASSERT_EQUAL(rk, 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Bad input, per public function                                                            */
+/* ---------------------------------------------------------------------------------------- */
+
+static void test_bad_projector_rates(void)
+{
+    const size_t n = 3, m = 1;
+    double A[3] = {1, 1, 0}, Ad[3] = {0, 1, 0}, P[9], Q[9], X[3], L[9], Pd[9], Om[9];
+    size_t r;
+    double *w = g_work;
+    size_t lw = g_lwork;
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, NULL, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, NULL, P, Q, X, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, NULL, Q, X, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_projector(0, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, NSM_MAX_DIM + 1, A, 1e-10, &r, P, Q, X, w, lw),
+                    NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, -1e-3, &r, P, Q, X, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1.0, &r, P, Q, X, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, NAN, &r, P, Q, X, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, X, w, 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, P, X, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, X, P, lw), NSM_ERR_ALIAS);
+    A[1] = INFINITY;
+    P[0] = 42.0;
+    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT(P[0] == 42.0);
+    A[1] = 1;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, NULL, Ad, P, L, Pd, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, NULL, L, Pd, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, NULL, Pd, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_rates(0, m, X, Ad, P, L, Pd, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, L, Pd, w, 2), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, P, Pd, w, lw), NSM_ERR_ALIAS);
+    Ad[0] = NAN;
+    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, L, Pd, w, lw), NSM_ERR_NOT_FINITE);
+    Ad[0] = 0;
+    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, L, NULL, NULL, 0), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_omega(n, NULL, Om), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_omega(n, L, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_omega(0, L, Om), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_omega(n, L, L), NSM_ERR_ALIAS);
+    L[4] = NAN;
+    CU_ASSERT_EQUAL(nsm_proj_omega(n, L, Om), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(nsm_proj_projector_work(0, 1), 0);
+    CU_ASSERT_EQUAL(nsm_proj_rates_work(NSM_MAX_DIM + 1), 0);
+}
+
+static void test_bad_inertia_cbar_oblique(void)
+{
+    const size_t n = 2;
+    double M[4] = {2, 0, 0, 1}, P[4] = {1, 0, 0, 0}, Mb[4], C[4] = {0}, L[4] = {0}, S[4], mu;
+    double *w = g_work;
+    size_t lw = g_lwork;
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, NULL, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(0, 0, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 3, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_GIVEN, 0.0, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_GIVEN, -1.0, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_GIVEN, INFINITY, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, (nsm_mu_mode)7, 1.0, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, 3), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, M, &mu, w, lw), NSM_ERR_ALIAS);
+    double Mneg[4] = {-2, 0, 0, 1};
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, Mneg, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NOT_SPD);
+    M[1] = NAN;
+    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NOT_FINITE);
+    M[1] = 0;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_OK);
+    CU_ASSERT(mu == 2.0 && Mb[0] == 2.0 && Mb[3] == 2.0 && Mb[1] == 0.0);
+    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, NULL, P, L, 1.0, S, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_cbar(0, M, C, P, L, 1.0, S, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, C, P, L, 0.0, S, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, C, P, L, 1.0, S, w, 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, C, P, L, 1.0, C, w, lw), NSM_ERR_ALIAS);
+    C[2] = NAN;
+    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, C, P, L, 1.0, S, w, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(nsm_proj_oblique(n, M, NULL, P, S, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_oblique(0, M, Mb, P, S, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_oblique(n, M, Mb, P, S, w, 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_proj_oblique(n, M, Mb, P, Mb, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_proj_oblique(n, M, Mneg, P, S, w, lw), NSM_ERR_NOT_SPD);
+    Mb[0] = INFINITY;
+    CU_ASSERT_EQUAL(nsm_proj_oblique(n, M, Mb, P, S, w, lw), NSM_ERR_NOT_FINITE);
+}
+
+static void test_bad_dynamics(void)
+{
+    const size_t n = 3, m = 1;
+    double M[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2}, C[9] = {0}, A[3] = {1, 0, 0}, Ad[3] = {0};
+    double f[3] = {1, 1, 1}, fg[3] = {0}, qd[3] = {0}, qdd[3] = {5, 5, 5}, fc[3];
+    nsm_proj_info info;
+    double *w = g_work;
+    size_t lw = g_lwork;
+    nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
+#define DYN(nn, mm, MM, AA, OO, QDD, WW, LW) \
+    nsm_proj_dynamics(nn, mm, MM, C, AA, Ad, f, fg, qd, OO, QDD, fc, &info, NULL, NULL, WW, LW)
+    CU_ASSERT_EQUAL(DYN(n, m, NULL, A, &o, qdd, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(DYN(n, m, M, NULL, &o, qdd, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, NULL, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(DYN(0, m, M, A, &o, qdd, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(DYN(NSM_MAX_DIM + 1, m, M, A, &o, qdd, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, 10), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, f, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, w + 1, w, lw), NSM_ERR_ALIAS);
+    o.mu_mode = NSM_MU_GIVEN;
+    o.mu = 0.0;
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_ARG);
+    o.mu = -2.0;
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_ARG);
+    o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
+    o.rank_rtol = 2.0;
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_ARG);
+    o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
+    o.sym_rtol = -1.0;
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_ARG);
+    o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
+    /* Non-SPD M: indefinite, and non-symmetric. */
+    double Mi[9] = {2, 0, 0, 0, -1, 0, 0, 0, 2}, Mn[9] = {2, 1, 0, 0, 2, 0, 0, 0, 2};
+    CU_ASSERT_EQUAL(DYN(n, m, Mi, A, &o, qdd, w, lw), NSM_ERR_NOT_SPD);
+    CU_ASSERT_EQUAL(DYN(n, m, Mn, A, &o, qdd, w, lw), NSM_ERR_NOT_SPD);
+    /* Indefinite only on the constrained direction: the SPD check still catches it. */
+    double Mc[9] = {-1, 0, 0, 0, 2, 0, 0, 0, 2};
+    CU_ASSERT_EQUAL(DYN(n, m, Mc, A, &o, qdd, w, lw), NSM_ERR_NOT_SPD);
+    /* NaN / Inf in every input. */
+    const double *ins[7] = {M, C, A, Ad, f, fg, qd};
+    for (int t = 0; t < 7; t++) {
+        double *x = (double *)(uintptr_t)ins[t];
+        double keep = x[0];
+        x[0] = (t % 2) ? INFINITY : NAN;
+        CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_NOT_FINITE);
+        x[0] = keep;
+    }
+    CU_ASSERT(qdd[0] == 5 && qdd[1] == 5 && qdd[2] == 5);
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_OK);
+#undef DYN
+    CU_ASSERT_EQUAL(nsm_proj_dynamics_work(0, 1), 0);
+    CU_ASSERT_EQUAL(nsm_proj_dynamics_work(3, NSM_MAX_DIM + 1), 0);
+}
+
+static void test_bad_actuation_control(void)
+{
+    const size_t n = 2;
+    double P[4] = {1, 0, 0, 0}, B[4] = {1, 0, 0, 1}, G[4], R[4];
+    size_t rk;
+    double *w = g_work;
+    size_t lw = g_lwork;
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, NULL, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, NULL, G, R, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, NULL, R, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 0, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 3, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1.5, &rk, G, R, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, 2), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, G, G, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, B, R, w, lw), NSM_ERR_ALIAS);
+    B[3] = NAN;
+    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_NOT_FINITE);
+    B[3] = 1;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_OK);
+    nsm_proj_gains g = {1.0, 1.0, 2.0, 1e-12, 1e-9};
+    double fg[2] = {0}, q[2] = {1, 0}, qs[2] = {0}, qd[2] = {0.5, 0}, f[2], u[2];
+#define CTL(GG, FF, UU) nsm_proj_control(n, 2, P, R, G, fg, q, qs, qd, NULL, GG, FF, UU, NULL, w, lw)
+    CU_ASSERT_EQUAL(CTL(NULL, f, u), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(CTL(&g, NULL, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_control(n, 2, P, NULL, G, fg, q, qs, qd, NULL, &g, f, NULL, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_control(n, 2, P, R, NULL, fg, q, qs, qd, NULL, &g, NULL, u, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_control(0, 2, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_control(n, 0, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_control(n, 2, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, 3), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(CTL(&g, q, u), NSM_ERR_ALIAS);
+    nsm_proj_gains bad[6] = {{0, 1, 2, 0, 0}, {1, -1, 2, 0, 0}, {1, 1, 1.0, 0, 0},
+                             {1, 1, 2, -1, 0}, {1, 1, 2, 0, -1}, {NAN, 1, 2, 0, 0}};
+    for (int t = 0; t < 6; t++) {
+        CU_ASSERT_EQUAL(CTL(&bad[t], f, u), NSM_ERR_ARG);
+    }
+    qd[0] = INFINITY;
+    CU_ASSERT_EQUAL(CTL(&g, f, u), NSM_ERR_NOT_FINITE);
+    qd[0] = 0.5;
+    CU_ASSERT_EQUAL(CTL(&g, f, u), NSM_OK);
+#undef CTL
+}
+
+static CU_TestInfo proj_tests[] = {
+    {"no constraints: P = I, plain dynamics", test_no_constraints},
+    {"fully constrained: n = r", test_fully_constrained},
+    {"control law: xi supplied, computed, validated", test_control_xi},
+    {"unsolvable actuation is NSM_ERR_RANK", test_unsolvable},
+    {"bad input: projector, rates, omega", test_bad_projector_rates},
+    {"bad input: inertia, cbar, oblique", test_bad_inertia_cbar_oblique},
+    {"bad input: dynamics", test_bad_dynamics},
+    {"bad input: actuation, control", test_bad_actuation_control},
+    {"properties (seeded)", test_properties},
+    CU_TEST_INFO_NULL,
+};
+
+static int reg(void)
+{
+    g_lwork = nsm_proj_dynamics_work(NMAX, MMAX);
+    size_t w2 = nsm_proj_projector_work(NMAX, MMAX);
+    size_t w3 = nsm_proj_actuation_work(NMAX, NMAX + 2);
+    if (w2 > g_lwork) g_lwork = w2;
+    if (w3 > g_lwork) g_lwork = w3;
+    g_lwork += 4 * NMAX * NMAX;
+    g_work = malloc(g_lwork * sizeof(double));
+    if (g_work == NULL) return 1;
+    return nsm_add_suite("projection", proj_tests);
+}
+
+int main(void)
+{
+    int rc = nsm_test_main("test_projection", reg);
+    free(g_work);
+    return rc;
+}
