@@ -34,8 +34,11 @@ TEST_SRC     := $(sort $(wildcard tests/test_*.c))
 TEST_SUP     := $(sort $(wildcard tests/support/*.c))
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 ASAN_BIN     := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
-TEST_LIBS    := -lcunit -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
+TEST_LIBS    := -lcunit -lcjson -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+
+TOOL_SRC     := $(sort $(wildcard tools/nsm/*.c))
+NSM_BIN      := $(BUILD)/nsm
 
 EXAMPLE_SRC  := $(sort $(wildcard examples/*.c))
 EXAMPLE_BIN  := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRC))
@@ -45,9 +48,9 @@ BENCH_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang test asan prove demo bench install uninstall clean examples
+.PHONY: all deps check compile-clang tools test asan prove demo bench install uninstall clean examples
 
-all: $(LIB_A) $(LIB_SO)
+all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
 
 # Set-up: install the Debian packages the project uses, once per machine (stamp file).
 deps: $(STAMP)
@@ -90,7 +93,7 @@ test: $(TEST_BIN)
 
 asan: $(ASAN_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    sh scripts/run-tests.sh sanitized $(ASAN_BIN)
+	    NSM_BIN=$(BUILD)/asan/nsm sh scripts/run-tests.sh sanitized $(ASAN_BIN)
 
 prove: | $(STAMP)
 	@sh proofs/prove.sh
@@ -98,10 +101,28 @@ prove: | $(STAMP)
 check: $(STAMP)
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory compile-clang
+	@sh scripts/lint.sh
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory asan
 	@$(MAKE) --no-print-directory prove
 	@sh scripts/run-tests.sh summary
+
+# --- the nsm command-line program (links cJSON; the library itself stays JSON-free) -------
+$(NSM_BIN): $(TOOL_SRC) tools/nsm/cli.h $(LIB_A)
+	$(CC) $(NSM_CFLAGS) -DNSM_VERSION='"$(VERSION)"' $(TOOL_SRC) $(LIB_A) -lcjson \
+	    $(BLAS_LIBS) $(MATH_LIBS) -o $@
+
+# The same program with sanitizers, driven by the sanitized test_cli.
+$(BUILD)/asan/nsm: $(TOOL_SRC) tools/nsm/cli.h $(LIB_SRC) $(wildcard include/nsmech/*.h) | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -DNSM_VERSION='"$(VERSION)"' $(TOOL_SRC) $(LIB_SRC) \
+	    -lcjson $(BLAS_LIBS) $(MATH_LIBS) -o $@
+
+# test_cli runs the program as a separate process.
+$(BUILD)/tests/test_cli: $(NSM_BIN)
+$(BUILD)/asan/test_cli: $(BUILD)/asan/nsm
+
+tools: $(NSM_BIN)
 
 # --- examples, demo, bench ----------------------------------------------------------------
 $(BUILD)/examples/%: examples/%.c $(LIB_A)
@@ -124,7 +145,10 @@ bench: $(STAMP)
 
 # --- install ------------------------------------------------------------------------------
 install: all
-	install -d $(DESTDIR)$(PREFIX)/include/nsmech $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/include/nsmech $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(NSM_BIN) $(DESTDIR)$(PREFIX)/bin/nsm
+	install -m 644 docs/nsm.1 $(DESTDIR)$(PREFIX)/share/man/man1/nsm.1
 	install -m 644 include/nsmech.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/nsmech/*.h $(DESTDIR)$(PREFIX)/include/nsmech/
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
@@ -136,8 +160,9 @@ install: all
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/nsmech $(DESTDIR)$(PREFIX)/include/nsmech.h
+	rm -f $(DESTDIR)$(PREFIX)/bin/nsm $(DESTDIR)$(PREFIX)/share/man/man1/nsm.1
 	rm -f $(DESTDIR)$(PREFIX)/lib/libnsmech.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/nsmech.pc
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/examples $(BUILD)/bench \
-	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results
+	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang $(NSM_BIN) $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results

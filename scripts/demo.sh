@@ -5,7 +5,7 @@
 set -u
 out=build/demo
 mkdir -p "$out"
-rm -f "$out"/*.png
+rm -f "$out"/*.png "$out"/*.gp "$out"/*.csv "$out"/*.json "$out"/*.out
 summary="$out/summary.txt"
 : > "$summary"
 fail=0
@@ -20,6 +20,16 @@ for ex in "$@"; do
     grep -v '^DEMO ' "$out/$name.out"
     grep '^DEMO ' "$out/$name.out" | sed 's/^DEMO //' >> "$summary"
 done
+# The shipped problem files, through the nsm program.
+if [ -x build/nsm ] && ls examples/problems/*.json > /dev/null 2>&1; then
+    echo "== nsm on examples/problems/*.json"
+    if ! python3 scripts/demo_problems.py build/nsm "$out" examples/problems/*.json \
+            > "$out/problems.out" 2>&1; then
+        fail=1
+    fi
+    grep -v '^DEMO ' "$out/problems.out"
+    grep '^DEMO ' "$out/problems.out" | sed 's/^DEMO //' >> "$summary"
+fi
 for gp in "$out"/*.gp; do
     [ -f "$gp" ] || continue
     (cd "$out" && gnuplot "$(basename "$gp")") || { echo "gnuplot failed on $gp" >&2; fail=1; }

@@ -1,0 +1,65 @@
+/*
+ * The nsm command-line program: shared declarations. The program (not the library) may
+ * allocate; every error is reported as one line on standard error and no partial JSON is
+ * written to standard output (results are printed only after everything succeeded).
+ */
+#ifndef NSM_CLI_H
+#define NSM_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+/** "Any size" for the matrix and vector readers. */
+#define CLI_ANY SIZE_MAX
+
+/** Exit codes of the program. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_INPUT = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_COMPUTE = 3 };
+
+/** Error text of the current command: one line, no trailing newline. */
+typedef struct cli_err { char msg[512]; } cli_err;
+
+void cli_fail(cli_err *e, const char *fmt, ...);
+
+/** Reads a whole file ("-" = standard input) into a NUL-terminated buffer (caller frees). */
+char *cli_read_all(const char *path, cli_err *e);
+
+/** Parses JSON text; on error names the byte offset. */
+cJSON *cli_parse(const char *text, const char *path, cli_err *e);
+
+/**
+ * A matrix field as an array of rows. *rows, *cols are the expected sizes or CLI_ANY (then set
+ * from the data). An empty array [] is a 0-row matrix (cols then stays as expected). Returns a
+ * malloc'd row-major array (NULL with *rows = 0 for an empty matrix) or sets e and returns
+ * NULL with e->msg non-empty. Missing optional fields: NULL, e untouched, *present = 0.
+ */
+double *cli_get_matrix(const cJSON *obj, const char *name, int required, size_t *rows,
+                       size_t *cols, int *present, cli_err *e);
+
+/** A vector field (array of numbers); *len expected size or CLI_ANY. */
+double *cli_get_vector(const cJSON *obj, const char *name, int required, size_t *len,
+                       int *present, cli_err *e);
+
+/** A number field; returns 1 when present (value in *x), 0 when absent, -1 on error. */
+int cli_get_number(const cJSON *obj, const char *name, double *x, cli_err *e);
+
+/** Rejects fields of obj not in the NULL-terminated list known (a typo is an error). */
+int cli_check_fields(const cJSON *obj, const char *const *known, cli_err *e);
+
+cJSON *cli_matrix_json(size_t rows, size_t cols, const double *x);
+cJSON *cli_vector_json(size_t n, const double *x);
+
+/** The matrices of one dynamics state that the residual checks read (R, Mdot may be NULL). */
+typedef struct cli_dyn_pieces {
+    const double *P, *Q, *R, *S, *Lambda, *Pdot, *M, *Mdot, *Cbar, *Mbar;
+    double mu;
+} cli_dyn_pieces;
+
+/** Adds the identity residuals (max-abs entries, module check) to the object resid. */
+int cli_residuals(size_t n, const cli_dyn_pieces *pc, double *work, size_t lwork, cJSON *resid);
+
+/** Commands: return an exit code; on success *out is the result object. */
+int cli_dynamics(const cJSON *problem, cJSON **out, cli_err *e);
+int cli_impact(const cJSON *problem, cJSON **out, cli_err *e);
+
+#endif

@@ -1,0 +1,375 @@
+/* nsm impact: multiple frictional impacts — one resolution, or a sampled outcome set. */
+#include <stdlib.h>
+#include <string.h>
+#include "nsmech.h"
+#include "cli.h"
+
+static const char *const imp_fields[] = {
+    "M", "Jn", "Jt", "tangent_dim", "mu", "v", "policy", "order", "samples", "seed", "hold",
+    "tol", NULL
+};
+
+/* The parsed problem. */
+typedef struct imp_problem {
+    size_t n, k, d;
+    double *M, *Jn, *Jt, *mu, *v;
+    int policy;            /* 0 simultaneous, 1 sequential, 2 sample */
+    size_t *order;         /* k entries for sequential */
+    size_t samples;
+    size_t hold;
+    unsigned long long seed;
+    double tol;
+    int has_tol;
+} imp_problem;
+
+static void imp_free(imp_problem *p)
+{
+    free(p->M); free(p->Jn); free(p->Jt); free(p->mu); free(p->v); free(p->order);
+}
+
+static int read_count(const cJSON *pb, const char *name, double lo, double hi, double *x,
+                      cli_err *e)
+{
+    int got = cli_get_number(pb, name, x, e);
+    if (got <= 0) {
+        return got;
+    }
+    if (*x != (double)(long long)*x || *x < lo || *x > hi) {
+        cli_fail(e, "field '%s': must be a whole number in [%.0f, %.0f]", name, lo, hi);
+        return -1;
+    }
+    return 1;
+}
+
+static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
+{
+    int pres;
+    if (cli_check_fields(pb, imp_fields, e) != 0) {
+        return -1;
+    }
+    size_t r = CLI_ANY, c = CLI_ANY;
+    p->M = cli_get_matrix(pb, "M", 1, &r, &c, &pres, e);
+    if (p->M == NULL) {
+        if (e->msg[0] == '\0') {
+            cli_fail(e, "field 'M': must be a non-empty square matrix");
+        }
+        return -1;
+    }
+    if (r != c) {
+        cli_fail(e, "field 'M': must be square, got %zu×%zu", r, c);
+        return -1;
+    }
+    p->n = r;
+    double d = 1.0;
+    if (read_count(pb, "tangent_dim", 1, 2, &d, e) < 0) {
+        return -1;
+    }
+    p->d = (size_t)d;
+    if (p->d != 1) {
+        cli_fail(e, "field 'tangent_dim': only 1 (planar contacts) is supported by the "
+                    "multi-contact integrator");
+        return -1;
+    }
+    size_t kr = CLI_ANY, kc = p->n;
+    p->Jn = cli_get_matrix(pb, "Jn", 1, &kr, &kc, &pres, e);
+    if (e->msg[0] != '\0') {
+        return -1;
+    }
+    if (kr == 0) {
+        cli_fail(e, "field 'Jn': needs at least one contact row");
+        return -1;
+    }
+    p->k = kr;
+    size_t tr = p->k * p->d, tc = p->n;
+    p->Jt = cli_get_matrix(pb, "Jt", 1, &tr, &tc, &pres, e);
+    if (e->msg[0] != '\0') {
+        return -1;
+    }
+    size_t mk = p->k;
+    p->mu = cli_get_vector(pb, "mu", 1, &mk, &pres, e);
+    if (e->msg[0] != '\0') {
+        return -1;
+    }
+    for (size_t i = 0; i < p->k; i++) {
+        if (p->mu[i] < 0.0) {
+            cli_fail(e, "field 'mu': entry [%zu] is negative (friction must be >= 0)", i);
+            return -1;
+        }
+    }
+    size_t vn = p->n;
+    p->v = cli_get_vector(pb, "v", 1, &vn, &pres, e);
+    if (e->msg[0] != '\0') {
+        return -1;
+    }
+    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(pb, "policy");
+    p->policy = 0;
+    if (pol != NULL) {
+        if (!cJSON_IsString(pol)) {
+            cli_fail(e, "field 'policy': must be \"simultaneous\", \"sequential\" or \"sample\"");
+            return -1;
+        }
+        if (strcmp(pol->valuestring, "simultaneous") == 0) {
+            p->policy = 0;
+        } else if (strcmp(pol->valuestring, "sequential") == 0) {
+            p->policy = 1;
+        } else if (strcmp(pol->valuestring, "sample") == 0) {
+            p->policy = 2;
+        } else {
+            cli_fail(e, "field 'policy': unknown policy \"%s\" (simultaneous, sequential, sample)",
+                     pol->valuestring);
+            return -1;
+        }
+    }
+    const cJSON *ord = cJSON_GetObjectItemCaseSensitive(pb, "order");
+    if (ord != NULL && p->policy != 1) {
+        cli_fail(e, "field 'order': only meaningful with \"policy\": \"sequential\"");
+        return -1;
+    }
+    if (p->policy == 1) {
+        p->order = calloc(p->k, sizeof *p->order);
+        if (p->order == NULL) {
+            cli_fail(e, "out of memory");
+            return -1;
+        }
+        if (ord == NULL) {
+            for (size_t i = 0; i < p->k; i++) {
+                p->order[i] = i;
+            }
+        } else {
+            size_t len = CLI_ANY;
+            double *o = cli_get_vector(pb, "order", 1, &len, &pres, e);
+            if (e->msg[0] != '\0') {
+                return -1;
+            }
+            if (len == 0 || len > p->k) {
+                free(o);
+                cli_fail(e, "field 'order': expected 1 to %zu contact indices, got %zu", p->k, len);
+                return -1;
+            }
+            unsigned char *seen = calloc(p->k, 1);
+            for (size_t i = 0; i < len; i++) {
+                if (o[i] != (double)(size_t)o[i] || o[i] < 0 || o[i] >= (double)p->k
+                    || seen[(size_t)o[i]]) {
+                    cli_fail(e, "field 'order': entry [%zu] is not a new contact index in 0..%zu",
+                             i, p->k - 1);
+                    free(o);
+                    free(seen);
+                    return -1;
+                }
+                seen[(size_t)o[i]] = 1;
+                p->order[i] = (size_t)o[i];
+            }
+            /* Contacts not listed follow in index order. */
+            size_t at = len;
+            for (size_t i = 0; i < p->k; i++) {
+                if (!seen[i]) {
+                    p->order[at++] = i;
+                }
+            }
+            free(o);
+            free(seen);
+        }
+    }
+    double x = 0.0;
+    int got = read_count(pb, "samples", 1, 1e6, &x, e);
+    if (got < 0) {
+        return -1;
+    }
+    if (p->policy == 2 && got == 0) {
+        cli_fail(e, "field 'samples': missing (the \"sample\" policy needs a sample count)");
+        return -1;
+    }
+    if (got > 0 && p->policy != 2) {
+        cli_fail(e, "field 'samples': only meaningful with \"policy\": \"sample\"");
+        return -1;
+    }
+    p->samples = (size_t)x;
+    x = 0.0;
+    got = read_count(pb, "seed", 0, 2147483646.0, &x, e);
+    if (got < 0) {
+        return -1;
+    }
+    p->seed = (unsigned long long)x;
+    x = 1.0;
+    got = read_count(pb, "hold", 1, 1e6, &x, e);
+    if (got < 0) {
+        return -1;
+    }
+    if (got > 0 && p->policy != 2) {
+        cli_fail(e, "field 'hold': only meaningful with \"policy\": \"sample\"");
+        return -1;
+    }
+    p->hold = (size_t)x;
+    got = cli_get_number(pb, "tol", &p->tol, e);
+    if (got < 0) {
+        return -1;
+    }
+    p->has_tol = got;
+    if (got && !(p->tol > 0.0)) {
+        cli_fail(e, "field 'tol': must be > 0");
+        return -1;
+    }
+    return 0;
+}
+
+/* Machine-readable name of an integrator status in the result. */
+static const char *status_name(nsm_status s)
+{
+    switch (s) {
+    case NSM_OK: return "ok";
+    case NSM_ERR_BOUND: return "bound_exceeded";
+    case NSM_ERR_NO_CONVERGENCE: return "no_convergence";
+    case NSM_ERR_NO_BOUND: return "no_bound";
+    default: return "error";
+    }
+}
+
+/* Statuses after which the integrator's outputs are written (a complete, reportable run). */
+static int reportable(nsm_status s)
+{
+    return s == NSM_OK || s == NSM_ERR_BOUND || s == NSM_ERR_NO_CONVERGENCE
+           || s == NSM_ERR_NO_BOUND;
+}
+
+static int input_fail(cli_err *e, nsm_status s)
+{
+    switch (s) {
+    case NSM_ERR_NOT_SPD:
+        cli_fail(e, "field 'M': not symmetric positive definite");
+        return CLI_EXIT_INPUT;
+    case NSM_ERR_ARG:
+        cli_fail(e, "field 'mu' or options: out of domain (%s)", nsm_status_str(s));
+        return CLI_EXIT_INPUT;
+    default:
+        cli_fail(e, "impact: %s", nsm_status_str(s));
+        return s == NSM_ERR_SIZE || s == NSM_ERR_NOT_FINITE ? CLI_EXIT_INPUT : CLI_EXIT_COMPUTE;
+    }
+}
+
+static void add_run(cJSON *obj, const imp_problem *p, const double *vp, const double *lam,
+                    const nsm_impact_info *info)
+{
+    cJSON_AddItemToObject(obj, "v_plus", cli_vector_json(p->n, vp));
+    cJSON *in = cJSON_CreateArray(), *it = cJSON_CreateArray();
+    for (size_t c = 0; c < p->k; c++) {
+        cJSON_AddItemToArray(in, cJSON_CreateNumber(lam[2 * c + 1]));
+        cJSON_AddItemToArray(it, cJSON_CreateNumber(lam[2 * c]));
+    }
+    cJSON_AddItemToObject(obj, "impulse_n", in);
+    cJSON_AddItemToObject(obj, "impulse_t", it);
+    cJSON_AddNumberToObject(obj, "s", info->s);
+    cJSON_AddNumberToObject(obj, "s_bound", info->bound);
+    cJSON_AddStringToObject(obj, "bound_kind", !info->has_bound ? "none"
+                                               : p->k == 1   ? "lemma2"
+                                                             : "gamma");
+    cJSON_AddNumberToObject(obj, "energy_minus", info->energy_minus);
+    cJSON_AddNumberToObject(obj, "energy_plus", info->energy_plus);
+    cJSON_AddNumberToObject(obj, "steps", (double)info->steps);
+}
+
+static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
+{
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    if (p->has_tol) {
+        opts.vtol = p->tol;
+    }
+    size_t lw = nsm_impact_work(p->n, p->k);
+    if (lw == 0) {
+        cli_fail(e, "field 'Jn': %zu contacts on %zu coordinates exceed the limits", p->k, p->n);
+        return CLI_EXIT_INPUT;
+    }
+    double *work = calloc(lw, sizeof *work);
+    double *vp = calloc(p->n, sizeof *vp);
+    double *lam = calloc(2 * p->k, sizeof *lam);
+    double *ratios = calloc(p->k, sizeof *ratios);
+    int rc = CLI_EXIT_COMPUTE;
+    cJSON *res = NULL;
+    if (work == NULL || vp == NULL || lam == NULL || ratios == NULL) {
+        cli_fail(e, "out of memory");
+        goto done;
+    }
+    for (size_t c = 0; c < p->k; c++) {
+        ratios[c] = 1.0;
+    }
+    nsm_impact_policy pol;
+    memset(&pol, 0, sizeof pol);
+    pol.kind = p->policy == 1 ? NSM_POLICY_SEQUENTIAL
+               : p->policy == 2 ? NSM_POLICY_SAMPLED
+                                : NSM_POLICY_SIMULTANEOUS;
+    pol.order = p->order;
+    pol.ratios = ratios;
+    pol.hold = p->hold;
+    nsm_impact_info info;
+    if (p->policy != 2) {
+        nsm_status s = nsm_impact_solve(p->n, p->k, p->M, p->Jn, p->Jt, p->mu, p->v, &pol, &opts,
+                                        vp, lam, &info, work, lw);
+        if (!reportable(s)) {
+            rc = input_fail(e, s);
+            goto done;
+        }
+        res = cJSON_CreateObject();
+        cJSON_AddStringToObject(res, "status", status_name(s));
+        cJSON_AddStringToObject(res, "policy", p->policy == 1 ? "sequential" : "simultaneous");
+        add_run(res, p, vp, lam, &info);
+        if (s != NSM_OK) {
+            cli_fail(e, "impact: %s (the result was printed with its status)",
+                     nsm_status_str(s));
+            rc = CLI_EXIT_COMPUTE;
+            *out = res;
+            res = NULL;
+            goto done;
+        }
+        *out = res;
+        res = NULL;
+        rc = CLI_EXIT_OK;
+        goto done;
+    }
+    /* Sampled weight histories: seeds seed, seed + 1, ... */
+    res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "status", "ok");
+    cJSON_AddStringToObject(res, "policy", "sample");
+    cJSON *outs = cJSON_CreateArray();
+    cJSON_AddItemToObject(res, "outcomes", outs);
+    size_t accepted = 0;
+    for (size_t i = 0; i < p->samples; i++) {
+        pol.seed = (unsigned long)(p->seed + i) % NSM_PRNG_MOD;
+        nsm_status s = nsm_impact_solve(p->n, p->k, p->M, p->Jn, p->Jt, p->mu, p->v, &pol, &opts,
+                                        vp, lam, &info, work, lw);
+        if (!reportable(s)) {
+            rc = input_fail(e, s);
+            goto done;
+        }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "seed", (double)pol.seed);
+        cJSON_AddStringToObject(o, "status", status_name(s));
+        add_run(o, p, vp, lam, &info);
+        cJSON_AddItemToArray(outs, o);
+        accepted += s == NSM_OK;
+    }
+    cJSON_AddNumberToObject(res, "accepted", (double)accepted);
+    cJSON_AddNumberToObject(res, "rejected", (double)(p->samples - accepted));
+    *out = res;
+    res = NULL;
+    rc = CLI_EXIT_OK;
+done:
+    cJSON_Delete(res);
+    free(work);
+    free(vp);
+    free(lam);
+    free(ratios);
+    return rc;
+}
+
+int cli_impact(const cJSON *pb, cJSON **out, cli_err *e)
+{
+    imp_problem p;
+    memset(&p, 0, sizeof p);
+    int rc = CLI_EXIT_INPUT;
+    if (imp_read(pb, &p, e) != 0) {
+        goto done;
+    }
+    rc = cli_impact_run(&p, out, e);
+done:
+    imp_free(&p);
+    return rc;
+}
