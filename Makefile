@@ -96,7 +96,7 @@ asan: $(ASAN_BIN)
 	    NSM_BIN=$(BUILD)/asan/nsm sh scripts/run-tests.sh sanitized $(ASAN_BIN)
 
 prove: | $(STAMP)
-	@sh proofs/prove.sh
+	@bash proofs/prove.sh
 
 check: $(STAMP)
 	@$(MAKE) --no-print-directory all
