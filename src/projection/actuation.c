@@ -252,6 +252,33 @@ static int out_hits(const double *o, size_t no, size_t n, size_t lr, size_t lg, 
     return bad != 0 ? 1 : 0;
 }
 
+/* nsm_unit for nsm_proj_control, with a contract that restates only what the caller uses (the
+   status set and the case). In nsm_unit's ball_zero clause (u[i] == 0) the array read is the
+   havoc of the call, and WP 25 prints the 0 as an integer in the Why3 task ("Type mismatch
+   between real and int"; the same with 0.0, not on an array that no call assigned), so every
+   goal that reaches a prover with the clause in its context fails. Each goal here is closed by
+   Qed, and the caller's goals no longer see the clause. Under these preconditions nsm_unit
+   returns NSM_OK, NSM_ERR_ARG, NSM_ERR_NOT_FINITE or NSM_ERR_ALIAS (its valid_args behaviour);
+   each comes back unchanged (NSM_ERR_ARG through the last return, which nothing else reaches). */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(v + (0 .. n - 1)) && \valid(u + (0 .. n - 1)) && \valid(which);
+    requires sep: \separated(which, u + (0 .. n - 1));
+    assigns *which, u[0 .. n - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_ALIAS;
+    ensures cases: \result == NSM_OK ==>
+                     (*which == NSM_UNIT_DIRECTION || *which == NSM_UNIT_BALL);
+ */
+static nsm_status nsm_proj_i_unit(size_t n, const double *v, double ztol, nsm_unit_case *which,
+                                  double *u)
+{
+    nsm_status st = nsm_unit(n, v, ztol, which, u);
+    if (st == NSM_OK || st == NSM_ERR_NOT_FINITE || st == NSM_ERR_ALIAS) {
+        return st;
+    }
+    return NSM_ERR_ARG;
+}
+
 nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R,
                             const double *Gamma, const double *fg, const double *q,
                             const double *qstar, const double *qd, const double *xi,
@@ -303,7 +330,7 @@ nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R
     double *eta = work;
     double *v = work + n;
     nsm_unit_case which = NSM_UNIT_BALL;
-    nsm_status st = nsm_unit(n, qd, gains->vel_ztol, &which, eta);
+    nsm_status st = nsm_proj_i_unit(n, qd, gains->vel_ztol, &which, eta);
     if (st != NSM_OK) {
         return st;
     }
