@@ -15,6 +15,15 @@
   predicate valid_mat{L}(double *A, integer m, integer n) =
       m * n == 0 || \valid(A + (0 .. m * n - 1));
 
+  // Row c of the row-major A (n columns) times v, over the first k entries (real model). The
+  // row is an argument, not a pointer offset c·n, so that provers match instances directly.
+  logic real nsm_rowdot{L}(double *A, integer n, integer c, double *v, integer k) =
+      k <= 0 ? 0.0 : nsm_rowdot(A, n, c, v, k - 1) + A[c * n + (k - 1)] * v[k - 1];
+
+  // Every row c < m of the m×n row-major A has A_c·v >= -tol (a separating velocity).
+  predicate nsm_rows_sep{L}(double *A, double *v, integer m, integer n, real tol) =
+      \forall integer c; 0 <= c < m ==> nsm_rowdot(A, n, c, v, n) >= -tol;
+
   // Index arithmetic facts for dimensions bounded by NSM_MAX_DIM (1024).
   predicate small_dim(integer n) = 0 <= n <= 1024;
 */

@@ -617,7 +617,7 @@ static void test_impact_errors(void)
     boxwall(&P);
     static double work[4096];
     size_t lw = nsm_impact_work(P.n, P.m);
-    CU_ASSERT_EQUAL(lw, 9 + 4 * 2 * 3 + 4 * 4 + 18 * 2 + 3);
+    CU_ASSERT_EQUAL(lw, 9 + 6 * 2 * 3 + 9 * 4 + 26 * 2 + 3);
     CU_ASSERT_EQUAL(nsm_impact_work(0, 2), 0);
     CU_ASSERT_EQUAL(nsm_impact_work(3, NSM_MAX_DIM), 0);
     size_t order[2] = {1, 0};

@@ -25,7 +25,8 @@ typedef enum nsm_routh_phase {
     NSM_PHASE_SLIP_POS = 0,    /**< slipping with u_t > 0; p_t' = -mu */
     NSM_PHASE_SLIP_NEG = 1,    /**< slipping with u_t < 0; p_t' = +mu */
     NSM_PHASE_STICK = 2,       /**< sticking, u_t = 0; p_t' = -W_tn/W_tt (|p_t'| <= mu) */
-    NSM_PHASE_FRICTIONLESS = 3 /**< mu = 0: p_t' = 0 */
+    NSM_PHASE_FRICTIONLESS = 3, /**< mu = 0: p_t' = 0 */
+    NSM_PHASE_SLIP = 4          /**< spatial (d = 2) slip: p_t' = -mu u_t/|u_t|, direction rotates */
 } nsm_routh_phase;
 
 /** Most phases an exact planar resolution takes (slip, then stick or reversed slip). */
@@ -119,32 +120,99 @@ nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double
  */
 nsm_status nsm_routh_bound(const double *W, const double *u0, double mu, double *bound);
 
+/**
+ * Spatial contact (d = 2): Routh's method integrated along p_n, zero restitution.
+ * W (3×3, row-major, order (t1, t2, n), symmetric positive definite), u0 = (u_t1, u_t2, u_n),
+ * mu >= 0, ztol >= 0 (|u_t| <= ztol counts as rest), steps in 1 .. 10^6: the step in p_n is
+ * h = bound/steps where bound is the a priori bound on p_n stored in res->bound.
+ *
+ * While slipping (|u_t| > ztol) the tangential impulse rate is -mu·u_t/|u_t| and the slip
+ * direction rotates: the phase is integrated, and ends when u_n reaches 0 or the slip stops
+ * (|u_t| reaches 0, an event located within the step). At rest the contact sticks (rate
+ * -W_tt^-1 W_tn) when |W_tt^-1 W_tn| <= mu, else slip resumes along the unique direction s with
+ * W_tn = (alpha·I + mu·W_tt)·s, alpha > 0 (a straight ray on which the slip speed grows).
+ * Painlevé continuation as in nsm_routh_planar. For motions in a plane (W_t2,t1 = W_t2,n = 0,
+ * u_t2 = 0) the result is the planar one; otherwise it converges to the exact solution as
+ * steps grows. If u_n >= 0: the trivial answer (p = 0, u = u0, nphases = 0).
+ *
+ * Errors (res not written): NSM_ERR_NULL, NSM_ERR_ARG (mu, ztol negative or not finite, steps
+ * out of range), NSM_ERR_NOT_FINITE (W or u0), NSM_ERR_NOT_SPD (W not symmetric to
+ * NSM_ROUTH_SYM_RTOL, or not positive definite), NSM_ERR_NO_CONVERGENCE (step cap reached,
+ * or rounding left a phase from rest without normal progress: only for W near singular).
+ */
+typedef struct nsm_routh_spatial_result {
+    double p_t[2];                               /**< tangential impulse */
+    double p_n;                                  /**< normal impulse (>= 0) */
+    double u_t[2];                               /**< post-impact tangential velocity */
+    double u_n;                                  /**< post-impact normal velocity */
+    size_t nphases;                              /**< phases taken */
+    nsm_routh_phase phase[NSM_ROUTH_MAX_PHASES]; /**< NSM_PHASE_SLIP, _STICK or _FRICTIONLESS */
+    double phase_end[NSM_ROUTH_MAX_PHASES];      /**< p_n at the end of each phase */
+    double bound;                                /**< a priori bound on p_n (step = bound/steps) */
+    size_t steps;                                /**< integration steps taken */
+    int painleve;                                /**< as in nsm_routh_result */
+} nsm_routh_spatial_result;
+
+/*@ requires valid_W: W == \null || \valid_read(W + (0 .. 8));
+    requires valid_u0: u0 == \null || \valid_read(u0 + (0 .. 2));
+    requires valid_res: res == \null || \valid(res);
+    requires sep: res == \null || W == \null || u0 == \null ||
+                  (\separated(res, W + (0 .. 8)) && \separated(res, u0 + (0 .. 2)));
+    assigns *res;
+    behavior null_arg:
+      assumes W == \null || u0 == \null || res == \null;
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior valid_args:
+      assumes W != \null && u0 != \null && res != \null;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
+                      \result == NSM_ERR_NO_CONVERGENCE;
+      ensures phases: \result == NSM_OK ==> res->nphases <= NSM_ROUTH_MAX_PHASES;
+      ensures trivial: \result == NSM_OK && u0[2] >= 0 ==>
+                         res->nphases == 0 && res->p_n == 0 && res->p_t[0] == 0 &&
+                         res->p_t[1] == 0;
+      ensures impulse_n: \result == NSM_OK ==> res->p_n >= 0;
+      ensures in_cone: \result == NSM_OK ==>
+                         res->p_t[0] * res->p_t[0] + res->p_t[1] * res->p_t[1] <=
+                         mu * mu * res->p_n * res->p_n;
+    complete behaviors;
+    disjoint behaviors;
+ */
+nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, double ztol,
+                             size_t steps, nsm_routh_spatial_result *res);
+
 /** Relative safety margin applied to every a priori bound (rounding of its evaluation). */
 #define NSM_BOUND_RTOL 1e-9
 
 /* ------------------------------------------------------------------------------------------ */
-/* Several contacts: the differential inclusion (math.md, eqs. 15-18), planar contacts (d = 1) */
+/* Several contacts: the differential inclusion (math.md, eqs. 15-18), d = 1 or 2            */
 /* ------------------------------------------------------------------------------------------ */
 /*
- * Problem data: n generalized velocities, m contacts; M (n×n, SPD), Jn (m×n: row c is J_n,c),
- * Jt (m×n: row c is J_t,c, d = 1), mu (m friction coefficients >= 0), v_minus (n).
- * Contact velocities and impulses are stored per contact as (t, n) pairs: u[2c] = J_t,c v,
- * u[2c + 1] = J_n,c v; the impulse Lambda has the same layout (2m entries).
+ * Problem data: n generalized velocities, m contacts with tangent dimension d (1 planar,
+ * 2 spatial); M (n×n, SPD), Jn (m×n: row c is J_n,c), Jt (m·d×n: rows c·d .. c·d + d - 1 are
+ * J_t,c, contact by contact), mu (m friction coefficients >= 0), v_minus (n).
+ * Impulses are stored per contact as (t, n) (d = 1) or (t1, t2, n) (d = 2): Lambda has (d+1)m
+ * entries, Lambda[(d+1)c + d] the normal impulse of contact c.
  *
- * The integrator works in impulse space with the Delassus matrix W = J M^-1 J^T (2m×2m, from
- * linalg's Cholesky). Along the impulse s (accumulated normal impulse) it chooses weights
- * w_c >= 0, sum w_c = 1, on the penetrating contacts (u_n,c < -ntol) by the policy; friction
- * per contact follows Routh's rule (slip: -mu·sign(u_t); at rest: stick at rate -W_tn/W_tt of
- * the contact's own block if mu·W_tt >= |W_tn|, else slip in direction sign(W_tn)). Each step
- * is a straight segment of length min(h, next event), events being a penetrating contact
- * reaching u_n = 0 or a slipping one reaching u_t = 0, so every step is an exact piece of a
- * solution for the chosen weights; events closer than hmin = h/NSM_IMPACT_MIN_STEP_RATIO are
+ * The integrator works in impulse space with the Delassus matrix W = J M^-1 J^T (from linalg's
+ * Cholesky; internally three slots per contact, the t2 slot exactly zero when d = 1). Along
+ * the impulse s (accumulated normal impulse) it chooses weights w_c >= 0, sum w_c = 1, on the
+ * penetrating contacts (u_n,c < -ntol) by the policy; friction per contact follows Routh's
+ * rule: slipping (|u_t| > ztol), rate -mu·u_t/|u_t|; at rest, stick at rate -W_tt^-1 W_tn of
+ * the contact's own block if that is within the cone, else slip along the direction s with
+ * W_tn = (alpha I + mu W_tt) s, alpha > 0 (d = 1: sign(W_tn)). Each step is a straight segment
+ * of length min(h, next event), events being a penetrating contact reaching u_n = 0 or a
+ * slipping one reaching u_t = 0 (d = 2: the closest approach of the segment, where u_t is then
+ * set to 0). For d = 1 every step is an exact piece of a solution for the chosen weights; for
+ * d = 2 the slip direction rotates and a step uses the directions at its midpoint (second order
+ * in h away from events). Events closer than hmin = h/NSM_IMPACT_MIN_STEP_RATIO are
  * stepped over (segment hmin), which bounds the number of steps even where events accumulate
  * (Zeno-like alternation of sequential impacts). It stops when no contact penetrates.
  *
  * Termination bound, computed before integrating:
- *   m = 1: Lemma 2 (nsm_routh_bound);
- *   m > 1: s <= 2‖v_-‖_M / gamma, gamma = min ‖J^T Lambda‖_{M^-1} over the slice of the product
+ *   m = 1, d = 1: Lemma 2 (nsm_routh_bound);
+ *   otherwise: s <= 2‖v_-‖_M / gamma, gamma = min ‖J^T Lambda‖_{M^-1} over the slice of the product
  *          of friction cones with sum Lambda_n = 1; a certified lower bound on gamma comes from
  *          Frank–Wolfe on min Lambda^T W Lambda over the slice (f(Lambda_k) - duality gap_k is a
  *          lower bound on the minimum, exactly, in real arithmetic).
@@ -186,7 +254,7 @@ typedef struct nsm_impact_opts {
     size_t steps;          /**< full steps across the bound (h = bound/steps), 1 .. 10^6 */
     double ztol;           /**< |u_t| <= ztol counts as rest (>= 0) */
     double ntol;           /**< a contact penetrates when u_n < -ntol (>= 0) */
-    double vtol;           /**< final check: J_n,c v_+ >= -vtol·(1 + max_c |J_n,c v_-|) */
+    double vtol;           /**< final check: J_n,c v_+ >= -max(vtol·(1 + max_c |J_n,c v_-|), ntol) */
     size_t fw_iters;       /**< Frank–Wolfe iterations for gamma (m > 1), 1 .. 10^6 */
     size_t fallback_steps; /**< step cap when no bound exists, 1 .. 10^8 */
 } nsm_impact_opts;
@@ -210,35 +278,107 @@ typedef struct nsm_impact_info {
     int terminated;      /**< 1 if no contact is left penetrating */
 } nsm_impact_info;
 
-/** Workspace (doubles) for nsm_impact_solve: n² + 4mn + 4m² + 18m + n. 0 if n or m is 0,
-    n > NSM_MAX_DIM, 2m > NSM_MAX_DIM, or the workspace would exceed NSM_MAX_DIM² doubles
-    (nsm_impact_solve then returns NSM_ERR_SIZE). */
+/** Workspace (doubles) for nsm_impact_solve and nsm_impact_solve_d (d = 1 or 2):
+    n² + 6mn + 9m² + 26m + n. 0 if n or m is 0, n > NSM_MAX_DIM, 3m > NSM_MAX_DIM, or the
+    workspace would exceed NSM_MAX_DIM² doubles (the solvers then return NSM_ERR_SIZE). */
 /*@ logic integer nsm_impact_need(integer n, integer m) =
-        n * n + 4 * m * n + 4 * m * m + 18 * m + n;
+        n * n + 6 * m * n + 9 * m * m + 26 * m + n;
  */
 /*@ assigns \nothing;
     ensures fits: \result <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures value: \result == 0 ||
-              (1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM &&
+              (1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM &&
                \result == nsm_impact_need(n, m));
-    ensures exact: 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM &&
+    ensures exact: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM &&
                    nsm_impact_need(n, m) <= NSM_MAX_DIM * NSM_MAX_DIM ==>
                    \result == nsm_impact_need(n, m);
-    ensures sizes: !(1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM) ==> \result == 0;
+    ensures sizes: !(1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM) ==> \result == 0;
  */
 size_t nsm_impact_work(size_t n, size_t m);
 
 /**
- * Integrates the impact with the given policy. On NSM_OK: v_plus (n) is the post-impact
- * velocity, Lambda (2m, (t, n) per contact) the impulses (each in its friction cone), *info
- * filled; every contact has J_n,c v_plus >= -info->check_tol (checked on v_plus as returned).
- * If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus = v_minus, Lambda = 0,
- * s = 0 (the trivial answer), NSM_OK.
- * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, m, or workspace beyond NSM_MAX_DIM²), NSM_ERR_ARG (options, policy, mu < 0),
- * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not symmetric or not positive definite),
- * NSM_ERR_ALIAS (outputs overlap inputs, each other or work), NSM_ERR_WORKSPACE — nothing
- * written but work; NSM_ERR_BOUND (s exceeded the bound), NSM_ERR_NO_CONVERGENCE (step cap
- * reached, or the final check failed) — info written; NSM_ERR_NO_BOUND — see above.
+ * Integrates the impact of m contacts with tangent dimension d (1 or 2) with the given policy.
+ * On NSM_OK: v_plus (n) is the post-impact velocity, Lambda ((d+1)m, see above) the impulses
+ * (each in its friction cone), *info filled; every contact has J_n,c v_plus >=
+ * -info->check_tol, checked on v_plus as returned (check_tol = max(vtol·(1 + max_c |J_n,c
+ * v_-|), ntol)). If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
+ * v_minus, Lambda = 0, s = 0 (the trivial answer), NSM_OK.
+ * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, m, or workspace beyond NSM_MAX_DIM²), NSM_ERR_ARG
+ * (d not 1 or 2, options, policy, mu < 0), NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not
+ * symmetric or not positive definite), NSM_ERR_ALIAS (outputs overlap inputs, each other or
+ * work), NSM_ERR_WORKSPACE — nothing written but work; NSM_ERR_BOUND (s exceeded the bound),
+ * NSM_ERR_NO_CONVERGENCE (step cap reached, or the final check failed) — info written;
+ * NSM_ERR_NO_BOUND — see above.
+ */
+/*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
+    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
+                       \valid_read(Jn + (0 .. m*n - 1));
+    requires valid_Jt: Jt == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
+                       \valid_read(Jt + (0 .. d*m*n - 1));
+    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
+    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
+    requires valid_pol: pol == \null || \valid_read(pol);
+    requires valid_pol_order: pol == \null || pol->kind != NSM_POLICY_SEQUENTIAL ||
+                              pol->order == \null || m > NSM_MAX_DIM ||
+                              \valid_read(pol->order + (0 .. m - 1));
+    requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
+                               pol->ratios == \null || m > NSM_MAX_DIM ||
+                               \valid_read(pol->ratios + (0 .. m - 1));
+    requires valid_opts: opts == \null || \valid_read(opts);
+    requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
+    requires valid_L: Lambda == \null || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
+                      \valid(Lambda + (0 .. (d+1)*m - 1));
+    requires valid_info: info == \null || \valid(info);
+    requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
+    requires sep_info: info == \null || ((v_plus == \null || n > NSM_MAX_DIM ||
+                         \separated(info, v_plus + (0 .. n - 1))) &&
+                         (Lambda == \null || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
+                         \separated(info, Lambda + (0 .. (d+1)*m - 1))) &&
+                         (work == \null || lwork == 0 || \separated(info, work + (0 .. lwork - 1))) &&
+                         (pol == \null || \separated(info, pol)) &&
+                         (opts == \null || \separated(info, opts)));
+    assigns *info, v_plus[0 .. n - 1], Lambda[0 .. (d+1)*m - 1], work[0 .. lwork - 1];
+    behavior null_arg:
+      assumes M == \null || Jn == \null || Jt == \null || mu == \null || v_minus == \null ||
+              pol == \null || opts == \null || v_plus == \null || Lambda == \null ||
+              info == \null || work == \null;
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_dim:
+      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
+              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              info != \null && work != \null;
+      assumes d != 1 && d != 2;
+      assigns \nothing;
+      ensures \result == NSM_ERR_ARG;
+    behavior bad_size:
+      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
+              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              info != \null && work != \null;
+      assumes d == 1 || d == 2;
+      assumes n == 0 || n > NSM_MAX_DIM || m == 0 || 3 * m > NSM_MAX_DIM;
+      assigns \nothing;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
+              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              info != \null && work != \null;
+      assumes d == 1 || d == 2;
+      assumes 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
+      ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
+      ensures separating: \result == NSM_OK ==>
+                nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
+    complete behaviors;
+    disjoint behaviors;
+ */
+nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                              const double *Jt, const double *mu, const double *v_minus,
+                              const nsm_impact_policy *pol, const nsm_impact_opts *opts,
+                              double *v_plus, double *Lambda, nsm_impact_info *info,
+                              double *work, size_t lwork);
+
+/**
+ * Planar contacts: nsm_impact_solve_d with d = 1 (Jt m×n, Lambda 2m as (t, n) pairs).
  */
 /*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
     requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
@@ -277,15 +417,17 @@ size_t nsm_impact_work(size_t n, size_t m);
       assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
               pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
               info != \null && work != \null;
-      assumes n == 0 || n > NSM_MAX_DIM || m == 0 || 2 * m > NSM_MAX_DIM;
+      assumes n == 0 || n > NSM_MAX_DIM || m == 0 || 3 * m > NSM_MAX_DIM;
       assigns \nothing;
       ensures \result == NSM_ERR_SIZE;
     behavior valid_args:
       assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
               pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
               info != \null && work != \null;
-      assumes 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
+      assumes 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
       ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
+      ensures separating: \result == NSM_OK ==>
+                nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
     complete behaviors;
     disjoint behaviors;
  */

@@ -1,17 +1,25 @@
-/* The multi-contact impact integrator (planar contacts) with its a priori termination bound. */
+/*
+ * The multi-contact impact integrator (planar d = 1 or spatial d = 2 contacts) with its a
+ * priori termination bound.
+ *
+ * Internally every contact takes three slots (t1, t2, n) of the impulse space, whatever d is:
+ * for d = 1 the t2 row of J is zero, so its slots stay exactly 0 and the planar arithmetic is
+ * unchanged (adding exact zeros), while every index is linear in the contact number (3c + j),
+ * which keeps the proof obligations linear.
+ */
 #include "nsmech/contact.h"
 #include "nsmech/linalg.h"
 #include "../nsm_math.h"
 
-/*@ predicate dims_ok(integer n, integer m) = 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
- */
+/* A spatial slip stops where its segment passes within NSM_HEADON·|u_t| of rest. */
+#define NSM_HEADON 0.05
 
 size_t nsm_impact_work(size_t n, size_t m)
 {
-    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 2) {
+    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 3) {
         return 0;
     }
-    size_t need = n * n + 4 * m * n + 4 * m * m + 18 * m + n;
+    size_t need = n * n + 6 * m * n + 9 * m * m + 26 * m + n;
     return need <= NSM_MAX_DIM * NSM_MAX_DIM ? need : 0;
 }
 
@@ -119,32 +127,40 @@ static double energy(size_t n, const double *M, const double *v, double *tmp)
     return 0.5 * dot(n, v, tmp);
 }
 
-/* J (2m×n): row 2c = Jt row c, row 2c + 1 = Jn row c; X (n×2m) = J^T. */
-/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
-    requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(Jt + (0 .. m * n - 1));
-    requires \valid(J + (0 .. 2 * m * n - 1)) && \valid(X + (0 .. 2 * m * n - 1));
-    assigns J[0 .. 2 * m * n - 1], X[0 .. 2 * m * n - 1];
+/* J (3m×n): row 3c = t1 row of contact c, row 3c + 1 = its t2 row (zero when d = 1), row
+   3c + 2 = J_n,c; X (n×3m) = J^T. Jt holds m·d rows, contact by contact. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(Jt + (0 .. d * m * n - 1));
+    requires \valid(J + (0 .. 3 * m * n - 1)) && \valid(X + (0 .. 3 * m * n - 1));
+    assigns J[0 .. 3 * m * n - 1], X[0 .. 3 * m * n - 1];
  */
-static void build_J(size_t n, size_t m, const double *Jn, const double *Jt, double *J, double *X)
+static void build_J(size_t n, size_t m, size_t d, const double *Jn, const double *Jt, double *J,
+                    double *X)
 {
-    size_t K = 2 * m;
+    size_t K = 3 * m;
     /*@ loop invariant 0 <= c <= m;
-        loop assigns c, J[0 .. 2 * m * n - 1], X[0 .. 2 * m * n - 1];
+        loop assigns c, J[0 .. 3 * m * n - 1], X[0 .. 3 * m * n - 1];
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
         /*@ assert c * n + n <= m * n; */
-        /*@ assert (2 * c + 1) * n + n <= 2 * m * n; */
+        /*@ assert (3 * c + 2) * n + n <= 3 * m * n; */
+        /*@ assert d == 2 ==> (2 * c + 1) * n + n <= d * m * n; */
+        /*@ assert d == 1 ==> c * n + n <= d * m * n; */
         /*@ loop invariant 0 <= i <= n;
-            loop assigns i, J[0 .. 2 * m * n - 1], X[0 .. 2 * m * n - 1];
+            loop assigns i, J[0 .. 3 * m * n - 1], X[0 .. 3 * m * n - 1];
             loop variant n - i;
          */
         for (size_t i = 0; i < n; i++) {
-            /*@ assert i * K + 2 * c + 1 < 2 * m * n; */
-            J[(2 * c) * n + i] = Jt[c * n + i];
-            J[(2 * c + 1) * n + i] = Jn[c * n + i];
-            X[i * K + 2 * c] = Jt[c * n + i];
-            X[i * K + 2 * c + 1] = Jn[c * n + i];
+            /*@ assert i * K + 3 * c + 2 < 3 * m * n; */
+            double t1 = d == 2 ? Jt[(2 * c) * n + i] : Jt[c * n + i];
+            double t2 = d == 2 ? Jt[(2 * c + 1) * n + i] : 0.0;
+            J[(3 * c) * n + i] = t1;
+            J[(3 * c + 1) * n + i] = t2;
+            J[(3 * c + 2) * n + i] = Jn[c * n + i];
+            X[i * K + 3 * c] = t1;
+            X[i * K + 3 * c + 1] = t2;
+            X[i * K + 3 * c + 2] = Jn[c * n + i];
         }
     }
 }
@@ -183,77 +199,87 @@ static void gram(size_t n, size_t K, const double *J, const double *X, double *W
     }
 }
 
+/* Euclidean norm of a tangential pair (a, b): |a| when d = 1 (b is then 0). */
+/*@ assigns \nothing;
+    ensures \result >= 0;
+ */
+static double tnorm(size_t d, double a, double b)
+{
+    if (d == 1) {
+        return fabs(a);
+    }
+    double q = a * a + b * b;
+    return q > 0.0 ? sqrt(q) : 0.0;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Frank–Wolfe lower bound on gamma² = min Λ^T W Λ over the cone slice (sum Λ_n = 1)           */
 /* ---------------------------------------------------------------------------------------- */
 
-/* Vertex of the slice minimising g·Λ: (t, n) = (±mu_c, 1) at one contact c. Writes it to sv. */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
-    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(g + (0 .. 2 * m - 1));
-    requires \valid(sv + (0 .. 2 * m - 1));
-    assigns sv[0 .. 2 * m - 1];
+/* Minimiser of g·Λ over the slice: at one contact c, Λ_n,c = 1 and Λ_t,c = -mu_c g_t,c/|g_t,c|
+   (the value g_n,c - mu_c |g_t,c|); every other entry 0. Writes it to sv. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(g + (0 .. 3 * m - 1));
+    requires \valid(sv + (0 .. 3 * m - 1));
+    assigns sv[0 .. 3 * m - 1];
  */
-static void fw_vertex(size_t m, const double *mu, const double *g, double *sv)
+static void fw_vertex(size_t m, size_t d, const double *mu, const double *g, double *sv)
 {
     size_t best = 0;
-    double bsign = 0.0;
-    double bval = g[1];
-    /*@ loop invariant 0 <= c <= m;
+    double bval = g[2] - mu[0] * tnorm(d, g[0], g[1]);
+    /*@ loop invariant 1 <= c <= m;
         loop invariant 0 <= best < m;
-        loop assigns c, best, bsign, bval;
+        loop assigns c, best, bval;
         loop variant m - c;
      */
-    for (size_t c = 0; c < m; c++) {
-        double vp = g[2 * c + 1] + mu[c] * g[2 * c];
-        double vn = g[2 * c + 1] - mu[c] * g[2 * c];
-        if (vp < bval) {
-            bval = vp;
+    for (size_t c = 1; c < m; c++) {
+        double v = g[3 * c + 2] - mu[c] * tnorm(d, g[3 * c], g[3 * c + 1]);
+        if (v < bval) {
+            bval = v;
             best = c;
-            bsign = 1.0;
-        }
-        if (vn < bval) {
-            bval = vn;
-            best = c;
-            bsign = -1.0;
         }
     }
-    zero_vec(2 * m, sv);
-    sv[2 * best] = bsign * mu[best];
-    sv[2 * best + 1] = 1.0;
+    zero_vec(3 * m, sv);
+    double gn = tnorm(d, g[3 * best], g[3 * best + 1]);
+    if (gn > 0.0) {
+        sv[3 * best] = -mu[best] * g[3 * best] / gn;
+        sv[3 * best + 1] = d == 2 ? -mu[best] * g[3 * best + 1] / gn : 0.0;
+    }
+    sv[3 * best + 2] = 1.0;
 }
 
 /*
- * Frank–Wolfe on f(Λ) = Λ^T W Λ over the slice, from the vertex (0, 1) of contact 0, with exact
- * line search. Returns the best certified lower bound max_k (f(Λ_k) - gap_k) (may be <= 0);
- * *gap receives the last gap. lam, g, sv, d (2m each) are scratch.
+ * Frank–Wolfe on f(Λ) = Λ^T W Λ over the slice, from the vertex (0, 0, 1) of contact 0, with
+ * exact line search. Returns the best certified lower bound max_k (f(Λ_k) - gap_k) (may be
+ * <= 0); *gap receives the last gap. lam, g, sv, dv (3m each) are scratch.
  */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires 1 <= iters <= 1000000;
-    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(W + (0 .. 4 * m * m - 1));
-    requires \valid(lam + (0 .. 2 * m - 1)) && \valid(g + (0 .. 2 * m - 1));
-    requires \valid(sv + (0 .. 2 * m - 1)) && \valid(d + (0 .. 2 * m - 1));
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(W + (0 .. 9 * m * m - 1));
+    requires \valid(lam + (0 .. 3 * m - 1)) && \valid(g + (0 .. 3 * m - 1));
+    requires \valid(sv + (0 .. 3 * m - 1)) && \valid(dv + (0 .. 3 * m - 1));
     requires \valid(gap);
-    requires \separated(gap, lam + (0 .. 2 * m - 1), g + (0 .. 2 * m - 1), sv + (0 .. 2 * m - 1),
-                        d + (0 .. 2 * m - 1));
-    assigns lam[0 .. 2 * m - 1], g[0 .. 2 * m - 1], sv[0 .. 2 * m - 1], d[0 .. 2 * m - 1], *gap;
+    requires \separated(gap, lam + (0 .. 3 * m - 1), g + (0 .. 3 * m - 1), sv + (0 .. 3 * m - 1),
+                        dv + (0 .. 3 * m - 1));
+    assigns lam[0 .. 3 * m - 1], g[0 .. 3 * m - 1], sv[0 .. 3 * m - 1], dv[0 .. 3 * m - 1], *gap;
  */
-static double fw_lower(size_t m, const double *mu, const double *W, size_t iters, double *lam,
-                       double *g, double *sv, double *d, double *gap)
+static double fw_lower(size_t m, size_t d, const double *mu, const double *W, size_t iters,
+                       double *lam, double *g, double *sv, double *dv, double *gap)
 {
-    size_t K = 2 * m;
-    /*@ assert K * K == 4 * m * m; */
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
     zero_vec(K, lam);
-    lam[1] = 1.0;
+    lam[2] = 1.0;
     double lb = -1.0;
     *gap = 0.0;
     /*@ loop invariant 0 <= k <= iters;
-        loop assigns k, lb, lam[0 .. K - 1], g[0 .. K - 1], sv[0 .. K - 1], d[0 .. K - 1], *gap;
+        loop assigns k, lb, lam[0 .. K - 1], g[0 .. K - 1], sv[0 .. K - 1], dv[0 .. K - 1], *gap;
         loop variant iters - k;
      */
     for (size_t k = 0; k < iters; k++) {
         matvec(K, K, W, lam, g); /* g = W Λ: gradient / 2 */
         double f = dot(K, lam, g);
-        fw_vertex(m, mu, g, sv);
+        fw_vertex(m, d, mu, g, sv);
         double gp = 2.0 * (f - dot(K, sv, g));
         *gap = gp;
         if (f - gp > lb) {
@@ -263,15 +289,15 @@ static double fw_lower(size_t m, const double *mu, const double *W, size_t iters
             break; /* gamma certified within a factor 2 */
         }
         /*@ loop invariant 0 <= i <= K;
-            loop assigns i, d[0 .. K - 1];
+            loop assigns i, dv[0 .. K - 1];
             loop variant K - i;
          */
         for (size_t i = 0; i < K; i++) {
-            d[i] = sv[i] - lam[i];
+            dv[i] = sv[i] - lam[i];
         }
-        matvec(K, K, W, d, sv); /* sv = W d */
-        double dd = dot(K, d, sv);
-        double gd = dot(K, g, d);
+        matvec(K, K, W, dv, sv); /* sv = W dv */
+        double dd = dot(K, dv, sv);
+        double gd = dot(K, g, dv);
         if (!(dd > 0.0)) {
             break;
         }
@@ -282,7 +308,7 @@ static double fw_lower(size_t m, const double *mu, const double *W, size_t iters
             loop variant K - i;
          */
         for (size_t i = 0; i < K; i++) {
-            lam[i] += t * d[i];
+            lam[i] += t * dv[i];
         }
     }
     return lb;
@@ -311,20 +337,20 @@ static unsigned long prng_next(unsigned long s)
 }
 
 /* 1 if contact c penetrates: u_n,c < -ntol. */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM && c < m;
-    requires \valid_read(u + (0 .. 2 * m - 1));
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m;
+    requires \valid_read(u + (0 .. 3 * m - 1));
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
 static int penetrating(size_t m, const double *u, size_t c, double ntol)
 {
     (void)m;
-    return u[2 * c + 1] < -ntol;
+    return u[3 * c + 2] < -ntol;
 }
 
 /* Number of penetrating contacts. */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
-    requires \valid_read(u + (0 .. 2 * m - 1));
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1));
     assigns \nothing;
     ensures 0 <= \result <= m;
  */
@@ -345,13 +371,13 @@ static size_t count_pen(size_t m, const double *u, double ntol)
  * Weights w (m, sum 1 over penetrating contacts, 0 elsewhere) by the policy. Requires at least
  * one penetrating contact. For SAMPLED, w keeps its previous raw draws in wraw between redraws.
  */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol);
     requires pol->kind != NSM_POLICY_SEQUENTIAL || \valid_read(pol->order + (0 .. m - 1));
     requires pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1));
     requires pol->kind != NSM_POLICY_SAMPLED || pol->hold >= 1;
     requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
-    requires \valid_read(u + (0 .. 2 * m - 1));
+    requires \valid_read(u + (0 .. 3 * m - 1));
     requires \valid(w + (0 .. m - 1)) && \valid(wraw + (0 .. m - 1));
     requires \separated(ps, w + (0 .. m - 1), wraw + (0 .. m - 1));
     assigns w[0 .. m - 1], wraw[0 .. m - 1], *ps;
@@ -421,89 +447,178 @@ static void choose_weights(size_t m, const nsm_impact_policy *pol, policy_state 
     }
 }
 
-/* Tangential impulse rate per unit weight of contact c (Routh's rule on its own block). */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM && c < m;
-    requires \valid_read(W + (0 .. 4 * m * m - 1)) && \valid_read(u + (0 .. 2 * m - 1));
-    assigns \nothing;
+/*
+ * Spatial re-slip direction from rest (d = 2): the unit s with W_tn = (alpha·I + mu·W_tt)·s,
+ * alpha > 0, when stick is impossible (|W_tt^-1 W_tn| > mu). |(alpha I + mu W_tt)^-1 W_tn| is
+ * decreasing in alpha and at most 1 at alpha = |W_tn|: bisection on (0, |W_tn|].
+ * (a, b, b, e) is W_tt, (p, q) is W_tn; writes s to (*s1, *s2).
  */
-static double friction_rate(size_t m, const double *W, const double *u, size_t c, double mu_in,
-                            double ztol)
+/*@ requires \valid(s1) && \valid(s2) && \separated(s1, s2);
+    assigns *s1, *s2;
+ */
+static void reslip_dir(double mu, double a, double b, double e, double p, double q, double *s1,
+                       double *s2)
+{
+    double lo = 0.0;
+    double hi = sqrt(p * p + q * q);
+    double x1 = 0.0;
+    double x2 = 0.0;
+    /*@ loop invariant 0 <= it <= 200;
+        loop assigns it, lo, hi, x1, x2;
+        loop variant 200 - it;
+     */
+    for (int it = 0; it < 200; it++) {
+        double al = 0.5 * (lo + hi);
+        double m11 = al + mu * a;
+        double m12 = mu * b;
+        double m22 = al + mu * e;
+        double det = m11 * m22 - m12 * m12;
+        if (!(det > 0.0)) {
+            lo = al;
+            continue;
+        }
+        x1 = (m22 * p - m12 * q) / det;
+        x2 = (m11 * q - m12 * p) / det;
+        if (x1 * x1 + x2 * x2 > 1.0) {
+            lo = al;
+        } else {
+            hi = al;
+        }
+    }
+    double nx = tnorm(2, x1, x2);
+    if (nx > 0.0) {
+        *s1 = x1 / nx;
+        *s2 = x2 / nx;
+    } else {
+        *s1 = 0.0;
+        *s2 = 0.0;
+    }
+}
+
+/* Tangential impulse rate per unit weight of contact c (Routh's rule on its own block), written
+   to (*r1, *r2) (r2 = 0 when d = 1); |(r1, r2)| <= mu. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m && (d == 1 || d == 2);
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid(r1) && \valid(r2) && \separated(r1, r2);
+    assigns *r1, *r2;
+ */
+static void friction_rate(size_t m, size_t d, const double *W, const double *u, size_t c,
+                          double mu_in, double ztol, double *r1, double *r2)
 {
     double muc = mu_in > 0.0 ? mu_in : 0.0;
-    size_t K = 2 * m;
-    /*@ assert K * K == 4 * m * m; */
-    lemma_idx(2 * c, 2 * c + 1, K);
-    lemma_idx(2 * c, 2 * c, K);
-    double ut = u[2 * c];
-    double r;
-    if (ut > ztol) {
-        r = -muc;
-    } else if (ut < -ztol) {
-        r = muc;
-    } else {
-        double wtt = W[(2 * c) * K + 2 * c];
-        double wtn = W[(2 * c) * K + 2 * c + 1];
-        if (muc == 0.0) {
-            r = 0.0;
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
+    lemma_idx(3 * c, 3 * c, K);
+    lemma_idx(3 * c, 3 * c + 1, K);
+    lemma_idx(3 * c, 3 * c + 2, K);
+    lemma_idx(3 * c + 1, 3 * c + 1, K);
+    lemma_idx(3 * c + 1, 3 * c + 2, K);
+    double ut1 = u[3 * c];
+    double ut2 = d == 2 ? u[3 * c + 1] : 0.0;
+    double wtt = W[(3 * c) * K + 3 * c];
+    double wtn = W[(3 * c) * K + 3 * c + 2];
+    *r2 = 0.0;
+    if (muc == 0.0) {
+        *r1 = 0.0;
+        return;
+    }
+    if (d == 1) {
+        double r;
+        if (ut1 > ztol) {
+            r = -muc;
+        } else if (ut1 < -ztol) {
+            r = muc;
         } else if (wtt > 0.0 && muc * wtt >= fabs(wtn)) {
             r = -wtn / wtt;
         } else {
             r = wtn > 0.0 ? -muc : muc;
         }
+        *r1 = r > muc ? muc : (r < -muc ? -muc : r);
+        return;
     }
-    if (r > muc) {
-        r = muc;
+    double sp = tnorm(2, ut1, ut2);
+    if (sp > ztol && sp > 0.0) {
+        *r1 = -muc * ut1 / sp;
+        *r2 = -muc * ut2 / sp;
+        return;
     }
-    if (r < -muc) {
-        r = -muc;
+    /* at rest: stick if the own block allows it, else re-slip */
+    double w12 = W[(3 * c) * K + 3 * c + 1];
+    double w22 = W[(3 * c + 1) * K + 3 * c + 1];
+    double w2n = W[(3 * c + 1) * K + 3 * c + 2];
+    double det = wtt * w22 - w12 * w12;
+    double x1 = 0.0;
+    double x2 = 0.0;
+    if (det > 0.0 && wtt > 0.0) {
+        x1 = -(w22 * wtn - w12 * w2n) / det;
+        x2 = -(wtt * w2n - w12 * wtn) / det;
+        if (x1 * x1 + x2 * x2 <= muc * muc) {
+            *r1 = x1;
+            *r2 = x2;
+            return;
+        }
+        double s1 = 0.0;
+        double s2 = 0.0;
+        reslip_dir(muc, wtt, w12, w22, wtn, w2n, &s1, &s2);
+        *r1 = -muc * s1;
+        *r2 = -muc * s2;
+        return;
     }
-    return r;
+    *r1 = 0.0;
 }
 
-/* lamhat (2m) from weights: (w_c·rate_c, w_c) per contact. */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
-    requires \valid_read(W + (0 .. 4 * m * m - 1)) && \valid_read(u + (0 .. 2 * m - 1));
+/* lamhat (3m) from weights: (w_c·r1_c, w_c·r2_c, w_c) per contact. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
     requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1));
-    requires \valid(lh + (0 .. 2 * m - 1));
-    assigns lh[0 .. 2 * m - 1];
+    requires \valid(lh + (0 .. 3 * m - 1));
+    assigns lh[0 .. 3 * m - 1];
  */
-static void build_lamhat(size_t m, const double *W, const double *u, const double *mu,
+static void build_lamhat(size_t m, size_t d, const double *W, const double *u, const double *mu,
                          const double *w, double ztol, double *lh)
 {
     /*@ loop invariant 0 <= c <= m;
-        loop assigns c, lh[0 .. 2 * m - 1];
+        loop assigns c, lh[0 .. 3 * m - 1];
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
-        double r = w[c] > 0.0 ? friction_rate(m, W, u, c, mu[c], ztol) : 0.0;
-        lh[2 * c] = w[c] * r;
-        lh[2 * c + 1] = w[c];
+        double r1 = 0.0;
+        double r2 = 0.0;
+        if (w[c] > 0.0) {
+            friction_rate(m, d, W, u, c, mu[c], ztol, &r1, &r2);
+        }
+        lh[3 * c] = w[c] * r1;
+        lh[3 * c + 1] = w[c] * r2;
+        lh[3 * c + 2] = w[c];
     }
 }
 
 /*
  * Segment length: min(h, first event) where an event is a penetrating contact (w_c > 0)
  * reaching u_n = 0, or a slipping one (|u_t| > ztol, w_c > 0) reaching u_t = 0, but at least
- * hmin. *ev is 2c (+1 for a normal event) of the event taken, or 2m when h or hmin was taken.
+ * hmin. For d = 2 a slip only stops where the segment heads into the origin (its closest
+ * approach within NSM_HEADON·|u_t| of it); otherwise the slip swings round and, unless an
+ * event comes first, the segment is limited to cap (see slip_cap). *ev is 3c + 2 for a
+ * normal event, 3c for a tangential one, 3m when h or cap was taken and 3m + 1 when hmin was.
  */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
-    requires \valid_read(u + (0 .. 2 * m - 1)) && \valid_read(rate + (0 .. 2 * m - 1));
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(rate + (0 .. 3 * m - 1));
     requires \valid_read(w + (0 .. m - 1));
     requires 0 <= hmin <= h;
     requires \valid(ev);
-    requires \separated(ev, u + (0 .. 2 * m - 1), rate + (0 .. 2 * m - 1), w + (0 .. m - 1));
+    requires \separated(ev, u + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), w + (0 .. m - 1));
     assigns *ev;
     ensures hmin <= \result <= h;
-    ensures *ev <= 2 * m + 1;
+    ensures *ev <= 3 * m + 1;
  */
-static double seg_len(size_t m, const double *u, const double *rate, const double *w,
-                      double h, double hmin, double ztol, size_t *ev)
+static double seg_len(size_t m, size_t d, const double *u, const double *rate, const double *w,
+                      double h, double hmin, double cap, double ztol, size_t *ev)
 {
     double len = h;
-    *ev = 2 * m;
+    *ev = 3 * m;
     /*@ loop invariant 0 <= c <= m;
         loop invariant 0 <= len <= h;
-        loop invariant *ev <= 2 * m;
+        loop invariant *ev <= 3 * m;
         loop assigns c, len, *ev;
         loop variant m - c;
      */
@@ -511,31 +626,97 @@ static double seg_len(size_t m, const double *u, const double *rate, const doubl
         if (!(w[c] > 0.0)) {
             continue;
         }
-        double un = u[2 * c + 1];
-        double rn = rate[2 * c + 1];
+        double un = u[3 * c + 2];
+        double rn = rate[3 * c + 2];
         if (rn > 0.0 && un < 0.0) {
             double l = -un / rn;
             if (l < len) {
                 len = l < 0.0 ? 0.0 : l;
-                *ev = 2 * c + 1;
+                *ev = 3 * c + 2;
             }
         }
-        double ut = u[2 * c];
-        double rt = rate[2 * c];
-        if ((ut > ztol && rt < 0.0) || (ut < -ztol && rt > 0.0)) {
-            double l = -ut / rt;
-            if (l < len) {
-                len = l < 0.0 ? 0.0 : l;
-                *ev = 2 * c;
+        double ut = u[3 * c];
+        double rt = rate[3 * c];
+        double l = len;
+        int hit = 0;
+        if (d == 1) {
+            if ((ut > ztol && rt < 0.0) || (ut < -ztol && rt > 0.0)) {
+                l = -ut / rt;
+                hit = 1;
+            }
+        } else {
+            double ut2 = u[3 * c + 1];
+            double rt2 = rate[3 * c + 1];
+            double ur = ut * rt + ut2 * rt2;
+            double rr = rt * rt + rt2 * rt2;
+            double uu = ut * ut + ut2 * ut2;
+            if (tnorm(2, ut, ut2) > ztol && ur < 0.0 && rr > 0.0) {
+                /* squared distance of the closest approach: |u|² - (u·r)²/|r|² */
+                double dist2 = uu - (ur / rr) * ur;
+                if (dist2 <= NSM_HEADON * NSM_HEADON * uu) {
+                    l = -ur / rr;
+                    hit = 1;
+                }
             }
         }
+        if (hit && l < len) {
+            len = l < 0.0 ? 0.0 : l;
+            *ev = 3 * c;
+        }
+    }
+    if ((*ev == 3 * m || *ev % 3 == 2) && cap < len) {
+        /* the slip directions turn within this segment: shorten it */
+        len = cap < 0.0 ? 0.0 : cap;
+        *ev = 3 * m;
     }
     if (len < hmin) {
         /* events closer than hmin (Zeno-like alternation) are stepped over */
         len = hmin;
-        *ev = 2 * m + 1;
+        *ev = 3 * m + 1;
     }
     return len;
+}
+
+/*
+ * Longest segment over which the spatial slip directions may be frozen (d = 2). A direction
+ * u_t/|u_t| turns at a rate of order |r_t|/|u_t| per unit impulse, and near rest the
+ * direction equation is stiff (rate of order mu·w·tr W_tt/|u_t|): an explicit step longer
+ * than that amplifies the error perpendicular to the slip instead of damping it. Returns
+ * min over slipping contacts of |u_t|/(4|r_t| + mu·w·tr W_tt) (h when none), never below hmin.
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires \valid_read(rate + (0 .. 3 * m - 1));
+    requires 0 <= hmin <= h;
+    assigns \nothing;
+    ensures hmin <= \result <= h;
+ */
+static double slip_cap(size_t m, const double *W, const double *mu, const double *w,
+                       const double *u, const double *rate, double h, double hmin, double ztol)
+{
+    size_t K = 3 * m;
+    double cap = h;
+    /*@ loop invariant 0 <= c <= m;
+        loop invariant hmin <= cap <= h;
+        loop assigns c, cap;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        /*@ assert K * K == 9 * m * m; */
+        lemma_idx(3 * c, 3 * c, K);
+        lemma_idx(3 * c + 1, 3 * c + 1, K);
+        double sp = tnorm(2, u[3 * c], u[3 * c + 1]);
+        double turn = 4.0 * tnorm(2, rate[3 * c], rate[3 * c + 1]) +
+                      mu[c] * w[c] * (W[(3 * c) * K + 3 * c] + W[(3 * c + 1) * K + 3 * c + 1]);
+        if (w[c] > 0.0 && sp > ztol && turn > 0.0) {
+            double l = sp / turn;
+            if (l < cap) {
+                cap = l < hmin ? hmin : l;
+            }
+        }
+    }
+    return cap;
 }
 
 /* x += a·y over len entries. */
@@ -553,9 +734,8 @@ static void axpy(size_t len, double a, const double *y, double *x)
         x[i] += a * y[i];
     }
 }
-
 /* Validation of options and policy (pointers non-NULL, m in range). */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol) && \valid_read(opts);
     requires pol->kind != NSM_POLICY_SEQUENTIAL || pol->order == \null ||
              \valid_read(pol->order + (0 .. m - 1));
@@ -637,35 +817,36 @@ static nsm_status check_policy(size_t m, const nsm_impact_policy *pol,
 }
 
 /* 1 if any of the outputs overlaps an input or another output (sizes as validated). */
-/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
     requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1));
-    requires \valid_read(Jt + (0 .. m * n - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(mu + (0 .. m - 1));
     requires \valid_read(vm + (0 .. n - 1));
-    requires \valid_read(vp + (0 .. n - 1)) && \valid_read(lam + (0 .. 2 * m - 1));
+    requires \valid_read(vp + (0 .. n - 1)) && \valid_read(lam + (0 .. (d + 1) * m - 1));
     requires \valid_read(work + (0 .. need - 1));
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
-static int any_alias(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
-                     const double *mu, const double *vm, const double *vp, const double *lam,
-                     const double *work, size_t need)
+static int any_alias(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                     const double *Jt, const double *mu, const double *vm, const double *vp,
+                     const double *lam, const double *work, size_t need)
 {
     size_t nn = n * n;
     size_t mn = m * n;
-    size_t K = 2 * m;
-    if (nsm_overlap(vp, n, M, nn) || nsm_overlap(vp, n, Jn, mn) || nsm_overlap(vp, n, Jt, mn) ||
+    size_t tn = d * m * n;
+    size_t K = (d + 1) * m;
+    if (nsm_overlap(vp, n, M, nn) || nsm_overlap(vp, n, Jn, mn) || nsm_overlap(vp, n, Jt, tn) ||
         nsm_overlap(vp, n, mu, m) || nsm_overlap(vp, n, vm, n) || nsm_overlap(vp, n, lam, K) ||
         nsm_overlap(vp, n, work, need)) {
         return 1;
     }
     if (nsm_overlap(lam, K, M, nn) || nsm_overlap(lam, K, Jn, mn) ||
-        nsm_overlap(lam, K, Jt, mn) || nsm_overlap(lam, K, mu, m) ||
+        nsm_overlap(lam, K, Jt, tn) || nsm_overlap(lam, K, mu, m) ||
         nsm_overlap(lam, K, vm, n) || nsm_overlap(lam, K, work, need)) {
         return 1;
     }
     if (nsm_overlap(work, need, M, nn) || nsm_overlap(work, need, Jn, mn) ||
-        nsm_overlap(work, need, Jt, mn) || nsm_overlap(work, need, mu, m) ||
+        nsm_overlap(work, need, Jt, tn) || nsm_overlap(work, need, mu, m) ||
         nsm_overlap(work, need, vm, n)) {
         return 1;
     }
@@ -673,14 +854,14 @@ static int any_alias(size_t n, size_t m, const double *M, const double *Jn, cons
 }
 
 /* Validation of the data: mu >= 0, finiteness, symmetry of M. */
-/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1));
-    requires \valid_read(Jt + (0 .. m * n - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(mu + (0 .. m - 1));
     requires \valid_read(vm + (0 .. n - 1));
     assigns \nothing;
     ensures ok: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==> mu[c] >= 0;
  */
-static nsm_status check_data(size_t n, size_t m, const double *M, const double *Jn,
+static nsm_status check_data(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                              const double *Jt, const double *mu, const double *vm)
 {
     if (!nsm_all_finite(m, mu)) {
@@ -697,7 +878,7 @@ static nsm_status check_data(size_t n, size_t m, const double *M, const double *
         }
     }
     if (!nsm_all_finite(n * n, M) || !nsm_all_finite(m * n, Jn) ||
-        !nsm_all_finite(m * n, Jt) || !nsm_all_finite(n, vm)) {
+        !nsm_all_finite(d * m * n, Jt) || !nsm_all_finite(n, vm)) {
         return NSM_ERR_NOT_FINITE;
     }
     if (!nsm_is_symmetric(n, M, 1e-12)) {
@@ -707,14 +888,14 @@ static nsm_status check_data(size_t n, size_t m, const double *M, const double *
 }
 
 /* Fallback scale: sum over penetrating contacts of -u_n,c / W_nn,c (frictionless impulses). */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
-    requires \valid_read(W + (0 .. 4 * m * m - 1)) && \valid_read(u + (0 .. 2 * m - 1));
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
     assigns \nothing;
     ensures \result >= 0;
  */
 static double fallback_scale(size_t m, const double *W, const double *u, double ntol)
 {
-    size_t K = 2 * m;
+    size_t K = 3 * m;
     double sref = 0.0;
     /*@ loop invariant 0 <= c <= m;
         loop invariant sref >= 0;
@@ -722,10 +903,10 @@ static double fallback_scale(size_t m, const double *W, const double *u, double 
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
-        /*@ assert K * K == 4 * m * m; */
-        lemma_idx(2 * c + 1, 2 * c + 1, K);
-        double wnn = W[(2 * c + 1) * K + 2 * c + 1];
-        double un = u[2 * c + 1];
+        /*@ assert K * K == 9 * m * m; */
+        lemma_idx(3 * c + 2, 3 * c + 2, K);
+        double wnn = W[(3 * c + 2) * K + 3 * c + 2];
+        double un = u[3 * c + 2];
         if (un < -ntol && wnn > 0.0) {
             double r = -un / wnn;
             if (r > 0.0) {
@@ -736,31 +917,53 @@ static double fallback_scale(size_t m, const double *W, const double *u, double 
     return sref;
 }
 
-/* Minimum over contacts of J_n,c v computed from v (tmp: m scratch). */
-/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
+/* J_n,c v for one contact c. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && c < m && m <= NSM_MAX_DIM;
     requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(v + (0 .. n - 1));
-    requires \valid(tmp + (0 .. m - 1));
-    assigns tmp[0 .. m - 1];
+    assigns \nothing;
+    ensures \result == nsm_rowdot(Jn, n, c, v, n);
  */
-static double min_normal(size_t n, size_t m, const double *Jn, const double *v, double *tmp)
+static double normal_vel(size_t n, size_t m, const double *Jn, size_t c, const double *v)
 {
-    matvec(m, n, Jn, v, tmp);
-    double lo = tmp[0];
-    /*@ loop invariant 1 <= c <= m;
-        loop assigns c, lo;
+    /*@ assert c * n + n <= m * n; */
+    (void)m;
+    double acc = 0.0;
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant acc == nsm_rowdot(Jn, n, c, v, i);
+        loop assigns i, acc;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        acc += Jn[c * n + i] * v[i];
+    }
+    return acc;
+}
+
+/* The final check: 1 iff every contact has J_n,c v >= -tol. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_MAX_DIM;
+    requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(v + (0 .. n - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 ==> nsm_rows_sep(Jn, v, m, n, tol);
+ */
+static int normals_ok(size_t n, size_t m, const double *Jn, const double *v, double tol)
+{
+    /*@ loop invariant 0 <= c <= m;
+        loop invariant \forall integer k; 0 <= k < c ==> nsm_rowdot(Jn, n, k, v, n) >= -tol;
+        loop assigns c;
         loop variant m - c;
      */
-    for (size_t c = 1; c < m; c++) {
-        if (tmp[c] < lo) {
-            lo = tmp[c];
+    for (size_t c = 0; c < m; c++) {
+        if (!(normal_vel(n, m, Jn, c, v) >= -tol)) {
+            return 0;
         }
     }
-    return lo;
+    return 1;
 }
 
 /* Largest |u_n,c| over contacts. */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
-    requires \valid_read(u + (0 .. 2 * m - 1));
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1));
     assigns \nothing;
     ensures \result >= 0;
  */
@@ -773,7 +976,7 @@ static double max_abs_normal(size_t m, const double *u)
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
-        double x = fabs(u[2 * c + 1]);
+        double x = fabs(u[3 * c + 2]);
         if (x > a) {
             a = x;
         }
@@ -781,41 +984,64 @@ static double max_abs_normal(size_t m, const double *u)
     return a;
 }
 
+/* Midpoint correction of a spatial segment: the friction directions at u + (len/2)·rate with
+   the same weights give lh and rate for the whole segment (second order in the step). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
+    requires \valid(um + (0 .. 3 * m - 1));
+    assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1], um[0 .. 3 * m - 1];
+ */
+static void midpoint(size_t m, const double *W, const double *mu, const double *u,
+                     const double *w, double len, double ztol, double *lh, double *rate,
+                     double *um)
+{
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
+    copy_vec(K, u, um);
+    axpy(K, 0.5 * len, rate, um);
+    build_lamhat(m, 2, W, um, mu, w, ztol, lh);
+    matvec(K, K, W, lh, rate);
+}
+
 /* The stepping loop. Returns NSM_OK when no contact penetrates, NSM_ERR_BOUND when s would
    exceed the bound (has_bound), NSM_ERR_NO_CONVERGENCE at the step cap. */
-/*@ requires 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires cap <= 4000000000;
     requires h >= 0;
     requires \valid_read(pol);
     requires pol->kind != NSM_POLICY_SEQUENTIAL || \valid_read(pol->order + (0 .. m - 1));
     requires pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1));
     requires pol->kind != NSM_POLICY_SAMPLED || pol->hold >= 1;
-    requires \valid_read(W + (0 .. 4 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
-    requires \valid(u + (0 .. 2 * m - 1)) && \valid(lam + (0 .. 2 * m - 1));
-    requires \valid(lh + (0 .. 2 * m - 1)) && \valid(rate + (0 .. 2 * m - 1));
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid(u + (0 .. 3 * m - 1)) && \valid(lam + (0 .. 3 * m - 1));
+    requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
+    requires \valid(um + (0 .. 3 * m - 1));
     requires \valid(w + (0 .. m - 1)) && \valid(wraw + (0 .. m - 1));
     requires \valid(s) && \valid(steps) && \valid(forced);
     requires \separated(s, steps, forced, pol);
-    requires \separated(s, u + (0 .. 2 * m - 1), lam + (0 .. 2 * m - 1), lh + (0 .. 2 * m - 1),
-                        rate + (0 .. 2 * m - 1), w + (0 .. m - 1), wraw + (0 .. m - 1));
-    requires \separated(steps, u + (0 .. 2 * m - 1), lam + (0 .. 2 * m - 1),
-                        lh + (0 .. 2 * m - 1), rate + (0 .. 2 * m - 1), w + (0 .. m - 1),
+    requires \separated(s, u + (0 .. 3 * m - 1), lam + (0 .. 3 * m - 1), lh + (0 .. 3 * m - 1),
+                        rate + (0 .. 3 * m - 1), um + (0 .. 3 * m - 1), w + (0 .. m - 1),
                         wraw + (0 .. m - 1));
-    requires \separated(forced, u + (0 .. 2 * m - 1), lam + (0 .. 2 * m - 1),
-                        lh + (0 .. 2 * m - 1), rate + (0 .. 2 * m - 1), w + (0 .. m - 1),
-                        wraw + (0 .. m - 1));
-    assigns u[0 .. 2 * m - 1], lam[0 .. 2 * m - 1], lh[0 .. 2 * m - 1], rate[0 .. 2 * m - 1],
-            w[0 .. m - 1], wraw[0 .. m - 1], *s, *steps, *forced;
+    requires \separated(steps, u + (0 .. 3 * m - 1), lam + (0 .. 3 * m - 1),
+                        lh + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), um + (0 .. 3 * m - 1),
+                        w + (0 .. m - 1), wraw + (0 .. m - 1));
+    requires \separated(forced, u + (0 .. 3 * m - 1), lam + (0 .. 3 * m - 1),
+                        lh + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), um + (0 .. 3 * m - 1),
+                        w + (0 .. m - 1), wraw + (0 .. m - 1));
+    assigns u[0 .. 3 * m - 1], lam[0 .. 3 * m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1],
+            um[0 .. 3 * m - 1], w[0 .. m - 1], wraw[0 .. m - 1], *s, *steps, *forced;
     ensures \result == NSM_OK || \result == NSM_ERR_BOUND || \result == NSM_ERR_NO_CONVERGENCE;
     ensures *steps <= cap && *forced <= *steps;
  */
-static nsm_status integrate(size_t m, const nsm_impact_policy *pol, const double *W,
+static nsm_status integrate(size_t m, size_t d, const nsm_impact_policy *pol, const double *W,
                             const double *mu, double h, int has_bound, double bound, size_t cap,
                             double ztol, double ntol, double *u, double *lam, double *lh,
-                            double *rate, double *w, double *wraw, double *s, size_t *steps,
-                            size_t *forced)
+                            double *rate, double *um, double *w, double *wraw, double *s,
+                            size_t *steps, size_t *forced)
 {
-    size_t K = 2 * m;
+    size_t K = 3 * m;
     policy_state ps;
     ps.cur = m;
     ps.rng = 1ul + (unsigned long)(pol->seed % (NSM_PRNG_MOD - 1ul));
@@ -834,7 +1060,8 @@ static nsm_status integrate(size_t m, const nsm_impact_policy *pol, const double
         loop invariant 1 <= ps.rng < NSM_PRNG_MOD;
         loop invariant res == NSM_OK || res == NSM_ERR_BOUND || res == NSM_ERR_NO_CONVERGENCE;
         loop assigns k, ps, stop, res, u[0 .. K - 1], lam[0 .. K - 1], lh[0 .. K - 1],
-                     rate[0 .. K - 1], w[0 .. m - 1], wraw[0 .. m - 1], *s, *steps, *forced;
+                     rate[0 .. K - 1], um[0 .. K - 1], w[0 .. m - 1], wraw[0 .. m - 1], *s,
+                     *steps, *forced;
         loop variant cap - k;
      */
     for (size_t k = 0; k < cap && !stop; k++) {
@@ -843,15 +1070,28 @@ static nsm_status integrate(size_t m, const nsm_impact_policy *pol, const double
             stop = 1;
         } else {
             choose_weights(m, pol, &ps, u, ntol, w, wraw);
-            build_lamhat(m, W, u, mu, w, ztol, lh);
+            build_lamhat(m, d, W, u, mu, w, ztol, lh);
             matvec(K, K, W, lh, rate);
             size_t ev;
-            double len = seg_len(m, u, rate, w, h, hmin, ztol, &ev);
+            double lcap = d == 2 ? slip_cap(m, W, mu, w, u, rate, h, hmin, ztol) : h;
+            double len = seg_len(m, d, u, rate, w, h, hmin, lcap, ztol, &ev);
+            if (d == 2) {
+                /* directions at the midpoint; the events are then located on the segment
+                   actually taken, so that an event sets exactly the velocity it reaches */
+                midpoint(m, W, mu, u, w, len, ztol, lh, rate, um);
+                double hm = hmin < len ? hmin : len;
+                len = seg_len(m, d, u, rate, w, len, hm, len, ztol, &ev);
+            }
             axpy(K, len, rate, u);
             axpy(K, len, lh, lam);
             *s += len;
             if (ev < K) {
-                u[ev] = 0.0;
+                if (ev % 3 == 2) {
+                    u[ev] = 0.0;
+                } else {
+                    u[ev] = 0.0; /* tangential event: the slip has stopped */
+                    u[ev + 1] = 0.0;
+                }
             } else if (ev > K) {
                 *forced += 1;
             }
@@ -868,23 +1108,22 @@ static nsm_status integrate(size_t m, const nsm_impact_policy *pol, const double
     return res;
 }
 
-
 /*
  * Factorises M, forms J, X = M^-1 J^T, W = J X and u = J v- in the workspace, laid out as
- * L (n²), J (2mn), X (2mn), W (4m²), u, lam, lh, rate, f1 .. f4 (2m each), w, wraw (m each),
+ * L (n²), J (3mn), X (3mn), W (9m²), u, lam, lh, rate, f1 .. f4 (3m each), w, wraw (m each),
  * tmp (n).
  */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
-                       \valid_read(Jt + (0 .. m * n - 1)) && \valid_read(vm + (0 .. n - 1));
+                       \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(vm + (0 .. n - 1));
     requires valid_work: \valid(work + (0 .. nsm_impact_need(n, m) - 1));
     assigns work[0 .. nsm_impact_need(n, m) - 1];
  */
-static nsm_status impact_prepare(size_t n, size_t m, const double *M, const double *Jn,
+static nsm_status impact_prepare(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                  const double *Jt, const double *vm, double *work)
 {
-    size_t K = 2 * m;
-    /*@ assert K * n == 2 * m * n && K * K == 4 * m * m; */
+    size_t K = 3 * m;
+    /*@ assert K * n == 3 * m * n && K * K == 9 * m * m; */
     double *L = work;
     double *J = L + n * n;
     double *X = J + K * n;
@@ -895,7 +1134,7 @@ static nsm_status impact_prepare(size_t n, size_t m, const double *M, const doub
     if (st != NSM_OK) {
         return NSM_ERR_NOT_SPD;
     }
-    build_J(n, m, Jn, Jt, J, X);
+    build_J(n, m, d, Jn, Jt, J, X);
     st = nsm_chol_solve(n, K, L, X);
     if (st != NSM_OK) {
         return NSM_ERR_NOT_SPD;
@@ -907,7 +1146,7 @@ static nsm_status impact_prepare(size_t n, size_t m, const double *M, const doub
 
 /* The a priori bound, the step and the cap (fields bound, gamma_lb, fw_gap, has_bound,
    step_cap of *inf); returns h. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_mu: \valid_read(mu + (0 .. m - 1)) && \valid_read(opts) && \valid(inf);
     requires opts: 1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
                    1 <= opts->fallback_steps <= 100000000;
@@ -917,11 +1156,11 @@ static nsm_status impact_prepare(size_t n, size_t m, const double *M, const doub
     ensures h: \result >= 0;
     ensures cap: inf->step_cap <= 4000000000;
  */
-static double impact_bound(size_t n, size_t m, const double *mu, const nsm_impact_opts *opts,
-                           double *work, nsm_impact_info *inf)
+static double impact_bound(size_t n, size_t m, size_t d, const double *mu,
+                           const nsm_impact_opts *opts, double *work, nsm_impact_info *inf)
 {
-    size_t K = 2 * m;
-    /*@ assert K * n == 2 * m * n && K * K == 4 * m * m; */
+    size_t K = 3 * m;
+    /*@ assert K * n == 3 * m * n && K * K == 9 * m * m; */
     double *W = work + n * n + 2 * K * n;
     double *u = W + K * K;
     double *f1 = u + 4 * K;
@@ -932,15 +1171,24 @@ static double impact_bound(size_t n, size_t m, const double *mu, const nsm_impac
     inf->gamma_lb = 0.0;
     inf->fw_gap = 0.0;
     inf->has_bound = 0;
-    if (m == 1) {
+    if (m == 1 && d == 1) {
+        /* Lemma 2 on the (t, n) block of W */
+        double W2[4];
+        double u2[2];
+        W2[0] = W[0];
+        W2[1] = W[2];
+        W2[2] = W[6];
+        W2[3] = W[8];
+        u2[0] = u[0];
+        u2[1] = u[2];
         double b1 = 0.0;
-        if (nsm_routh_bound(W, u, mu[0], &b1) == NSM_OK && b1 > 0.0) {
+        if (nsm_routh_bound(W2, u2, mu[0], &b1) == NSM_OK && b1 > 0.0) {
             inf->bound = b1;
             inf->has_bound = 1;
         }
     } else {
         double gap = 0.0;
-        double lb = fw_lower(m, mu, W, opts->fw_iters, f1, f2, f3, f4, &gap);
+        double lb = fw_lower(m, d, mu, W, opts->fw_iters, f1, f2, f3, f4, &gap);
         inf->fw_gap = gap;
         if (lb > 0.0 && inf->energy_minus >= 0.0) {
             double g = sqrt(lb) * (1.0 - NSM_BOUND_RTOL);
@@ -964,8 +1212,56 @@ static double impact_bound(size_t n, size_t m, const double *mu, const nsm_impac
     return h > 0.0 ? h : 0.0;
 }
 
+/* Lambda ((d + 1)m, contact by contact) from the internal (t1, t2, n) layout. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(lam + (0 .. 3 * m - 1)) && \valid(Lam + (0 .. (d + 1) * m - 1));
+    assigns Lam[0 .. (d + 1) * m - 1];
+ */
+static void pack_lambda(size_t m, size_t d, const double *lam, double *Lam)
+{
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c, Lam[0 .. (d + 1) * m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        if (d == 1) {
+            Lam[2 * c] = lam[3 * c];
+            Lam[2 * c + 1] = lam[3 * c + 2];
+        } else {
+            Lam[3 * c] = lam[3 * c];
+            Lam[3 * c + 1] = lam[3 * c + 1];
+            Lam[3 * c + 2] = lam[3 * c + 2];
+        }
+    }
+}
+
+/* Writes *info and runs the final check on v+ as returned: on NSM_OK every contact has
+   J_n,c v+ >= -check_tol. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_MAX_DIM;
+    requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(vp + (0 .. n - 1));
+    requires \valid_read(inf) && \valid(info) && \separated(info, inf);
+    requires \valid(&info->terminated);
+    assigns *info;
+    ensures steps: info->steps == \old(inf->steps) && info->step_cap == \old(inf->step_cap);
+    ensures \result == NSM_OK ==> nsm_rows_sep(Jn, vp, m, n, info->check_tol);
+ */
+static nsm_status impact_finish(size_t n, size_t m, const double *Jn, const double *vp,
+                                nsm_status rs, const nsm_impact_info *inf,
+                                nsm_impact_info *info)
+{
+    *info = *inf;
+    if (rs != NSM_OK) {
+        return rs;
+    }
+    if (!normals_ok(n, m, Jn, vp, info->check_tol)) {
+        info->terminated = 0;
+        return NSM_ERR_NO_CONVERGENCE;
+    }
+    return NSM_OK;
+}
+
 /* Everything after impact_prepare: the bound, the integration, v+ and the final check. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 2 * m <= NSM_MAX_DIM;
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
                        \valid_read(mu + (0 .. m - 1)) && \valid_read(vm + (0 .. n - 1));
     requires valid_pol: \valid_read(pol) && \valid_read(opts);
@@ -973,28 +1269,32 @@ static double impact_bound(size_t n, size_t m, const double *mu, const nsm_impac
                   (pol->kind == NSM_POLICY_SIMULTANEOUS ==> \valid_read(pol->ratios + (0 .. m - 1))) &&
                   (pol->kind == NSM_POLICY_SAMPLED ==> pol->hold >= 1);
     requires opts: 1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
-                   1 <= opts->fallback_steps <= 100000000;
-    requires valid_out: \valid(vp + (0 .. n - 1)) && \valid(Lam + (0 .. 2 * m - 1)) &&
+                   1 <= opts->fallback_steps <= 100000000 && opts->ntol >= 0 && opts->vtol >= 0;
+    requires valid_out: \valid(vp + (0 .. n - 1)) && \valid(Lam + (0 .. (d + 1) * m - 1)) &&
                         \valid(info);
     requires valid_work: \valid(work + (0 .. nsm_impact_need(n, m) - 1));
     requires sep: \separated(info, work + (0 .. nsm_impact_need(n, m) - 1)) &&
-                  \separated(info, vp + (0 .. n - 1)) && \separated(info, Lam + (0 .. 2 * m - 1));
-    assigns work[0 .. nsm_impact_need(n, m) - 1], vp[0 .. n - 1], Lam[0 .. 2 * m - 1], *info;
+                  \separated(info, vp + (0 .. n - 1)) &&
+                  \separated(info, Lam + (0 .. (d + 1) * m - 1));
+    assigns work[0 .. nsm_impact_need(n, m) - 1], vp[0 .. n - 1],
+            Lam[0 .. (d + 1) * m - 1], *info;
     ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
+    ensures separating: \result == NSM_OK ==> nsm_rows_sep(Jn, vp, m, n, info->check_tol);
  */
-static nsm_status impact_core(size_t n, size_t m, const double *M, const double *Jn,
+static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                               const double *mu, const double *vm, const nsm_impact_policy *pol,
                               const nsm_impact_opts *opts, double *vp, double *Lam,
                               nsm_impact_info *info, double *work)
 {
-    size_t K = 2 * m;
-    /*@ assert K * n == 2 * m * n && K * K == 4 * m * m; */
+    size_t K = 3 * m;
+    /*@ assert K * n == 3 * m * n && K * K == 9 * m * m; */
     double *X = work + n * n + K * n;
     double *W = X + K * n;
     double *u = W + K * K;
     double *lam = u + K;
     double *lh = lam + K;
     double *rate = lh + K;
+    double *um = rate + K;
     double *w = rate + 5 * K;
     double *wraw = w + m;
     double *tmp = wraw + m;
@@ -1006,42 +1306,84 @@ static nsm_status impact_core(size_t n, size_t m, const double *M, const double 
     inf.terminated = 1;
     inf.energy_minus = energy(n, M, vm, tmp);
     inf.energy_plus = inf.energy_minus;
-    inf.check_tol = opts->vtol * (1.0 + max_abs_normal(m, u));
-    if (count_pen(m, u, opts->ntol) == 0) {
+    double ct = opts->vtol * (1.0 + max_abs_normal(m, u));
+    inf.check_tol = ct > opts->ntol ? ct : opts->ntol;
+    nsm_status rs = NSM_OK;
+    int trivial = count_pen(m, u, opts->ntol) == 0;
+    if (trivial) {
         inf.bound = 0.0;
         inf.gamma_lb = 0.0;
         inf.fw_gap = 0.0;
         inf.has_bound = 0;
         copy_vec(n, vm, vp);
-        zero_vec(K, Lam);
-        *info = inf;
-        return NSM_OK;
+        zero_vec((d + 1) * m, Lam);
+    } else {
+        double h = impact_bound(n, m, d, mu, opts, work, &inf);
+        double s = 0.0;
+        size_t steps = 0;
+        size_t forced = 0;
+        rs = integrate(m, d, pol, W, mu, h, inf.has_bound, inf.bound, inf.step_cap, opts->ztol,
+                       opts->ntol, u, lam, lh, rate, um, w, wraw, &s, &steps, &forced);
+        inf.s = s;
+        inf.steps = steps;
+        inf.forced = forced;
+        inf.terminated = rs == NSM_OK;
+        /* v+ = v- + M^-1 J^T Lambda */
+        matvec(n, K, X, lam, vp);
+        axpy(n, 1.0, vm, vp);
+        pack_lambda(m, d, lam, Lam);
+        inf.energy_plus = energy(n, M, vp, tmp);
     }
-    double h = impact_bound(n, m, mu, opts, work, &inf);
-    double s = 0.0;
-    size_t steps = 0;
-    size_t forced = 0;
-    nsm_status rs = integrate(m, pol, W, mu, h, inf.has_bound, inf.bound, inf.step_cap,
-                              opts->ztol, opts->ntol, u, lam, lh, rate, w, wraw, &s, &steps,
-                              &forced);
-    inf.s = s;
-    inf.steps = steps;
-    inf.forced = forced;
-    inf.terminated = rs == NSM_OK;
-    /* v+ = v- + M^-1 J^T Lambda */
-    matvec(n, K, X, lam, vp);
-    axpy(n, 1.0, vm, vp);
-    copy_vec(K, lam, Lam);
-    inf.energy_plus = energy(n, M, vp, tmp);
-    if (rs == NSM_OK && !(min_normal(n, m, Jn, vp, rate) >= -inf.check_tol)) {
-        inf.terminated = 0;
-        rs = NSM_ERR_NO_CONVERGENCE;
-    }
-    *info = inf;
-    if (!inf.has_bound) {
+    rs = impact_finish(n, m, Jn, vp, rs, &inf, info);
+    if (!trivial && !inf.has_bound) {
         return NSM_ERR_NO_BOUND;
     }
     return rs;
+}
+
+nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                              const double *Jt, const double *mu, const double *v_minus,
+                              const nsm_impact_policy *pol, const nsm_impact_opts *opts,
+                              double *v_plus, double *Lambda, nsm_impact_info *info,
+                              double *work, size_t lwork)
+{
+    if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL || pol == NULL ||
+        opts == NULL || v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (d != 1 && d != 2) {
+        return NSM_ERR_ARG;
+    }
+    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 3) {
+        return NSM_ERR_SIZE;
+    }
+    size_t need = nsm_impact_work(n, m);
+    if (need == 0) {
+        return NSM_ERR_SIZE;
+    }
+    if (lwork < need) {
+        return NSM_ERR_WORKSPACE;
+    }
+    if (any_alias(n, m, d, M, Jn, Jt, mu, v_minus, v_plus, Lambda, work, need)) {
+        return NSM_ERR_ALIAS;
+    }
+    /* a local copy: the options stay what was validated while the workspace is written */
+    nsm_impact_opts o = *opts;
+    nsm_status st = check_policy(m, pol, &o);
+    if (st != NSM_OK) {
+        return st;
+    }
+    st = check_data(n, m, d, M, Jn, Jt, mu, v_minus);
+    if (st != NSM_OK) {
+        return st;
+    }
+    st = impact_prepare(n, m, d, M, Jn, Jt, v_minus, work);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_status r = impact_core(n, m, d, M, Jn, mu, v_minus, pol, &o, v_plus, Lambda, info, work);
+    /*@ assert separating: r == NSM_OK ==> nsm_rows_sep(Jn, v_plus, m, n, info->check_tol); */
+    return r;
 }
 
 nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *Jn,
@@ -1054,30 +1396,11 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
         opts == NULL || v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
         return NSM_ERR_NULL;
     }
-    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 2) {
+    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 3) {
         return NSM_ERR_SIZE;
     }
-    size_t need = nsm_impact_work(n, m);
-    if (need == 0) {
-        return NSM_ERR_SIZE;
-    }
-    if (lwork < need) {
-        return NSM_ERR_WORKSPACE;
-    }
-    if (any_alias(n, m, M, Jn, Jt, mu, v_minus, v_plus, Lambda, work, need)) {
-        return NSM_ERR_ALIAS;
-    }
-    nsm_status st = check_policy(m, pol, opts);
-    if (st != NSM_OK) {
-        return st;
-    }
-    st = check_data(n, m, M, Jn, Jt, mu, v_minus);
-    if (st != NSM_OK) {
-        return st;
-    }
-    st = impact_prepare(n, m, M, Jn, Jt, v_minus, work);
-    if (st != NSM_OK) {
-        return st;
-    }
-    return impact_core(n, m, M, Jn, mu, v_minus, pol, opts, v_plus, Lambda, info, work);
+    nsm_status r = nsm_impact_solve_d(n, m, 1, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda,
+                                      info, work, lwork);
+    /*@ assert separating: r == NSM_OK ==> nsm_rows_sep(Jn, v_plus, m, n, info->check_tol); */
+    return r;
 }
