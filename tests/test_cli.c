@@ -294,10 +294,11 @@ static int prop_impact_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
     (void)ctx;
     size_t n = nsm_rng_index(rng, 2, 6);
     size_t m = nsm_rng_index(rng, 1, 3);
-    double M[36], Jn[18], Jt[18], mu[3], v[6];
+    size_t d = nsm_rng_index(rng, 1, 2); /* tangent dimension: planar or spatial contacts */
+    double M[36], Jn[18], Jt[36], mu[3], v[6];
     prop_spd(rng, n, 20.0, 0.5, M);
     prop_vector(rng, m * n, Jn);
-    prop_vector(rng, m * n, Jt);
+    prop_vector(rng, d * m * n, Jt);
     for (size_t c = 0; c < m; c++) {
         mu[c] = nsm_rng_range(rng, 0.0, 1.5);
     }
@@ -310,9 +311,10 @@ static int prop_impact_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     size_t lw = nsm_impact_work(n, m);
     double *work = malloc(lw * sizeof *work);
-    double vp[6], lam[6];
+    double vp[6], lam[9];
     nsm_impact_info info;
-    nsm_status s = nsm_impact_solve(n, m, M, Jn, Jt, mu, v, &pol, &opts, vp, lam, &info, work, lw);
+    nsm_status s = nsm_impact_solve_d(n, m, d, M, Jn, Jt, mu, v, &pol, &opts, vp, lam, &info,
+                                      work, lw);
     free(work);
     char path[128];
     snprintf(path, sizeof path, "%s/imp.json", tmpdir);
@@ -320,7 +322,8 @@ static int prop_impact_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
     fputc('{', fp);
     put_matrix(fp, "M", n, n, M); fputs(", ", fp);
     put_matrix(fp, "Jn", m, n, Jn); fputs(", ", fp);
-    put_matrix(fp, "Jt", m, n, Jt); fputs(", ", fp);
+    put_matrix(fp, "Jt", d * m, n, Jt); fputs(", ", fp);
+    fprintf(fp, "\"tangent_dim\": %zu, ", d);
     put_vector(fp, "mu", m, mu); fputs(", ", fp);
     put_vector(fp, "v", n, v);
     fprintf(fp, ", \"policy\": \"%s\"}\n", sequential ? "sequential" : "simultaneous");
@@ -334,20 +337,22 @@ static int prop_impact_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
         snprintf(msg, len, "library %s, nsm exit %d: %s", nsm_status_str(s), rc, err ? err : "");
         bad = 1;
     } else {
-        double ln[3], lt[3];
+        double ln[3], lt[6];
         for (size_t c = 0; c < m; c++) {
-            lt[c] = lam[2 * c];
-            ln[c] = lam[2 * c + 1];
+            for (size_t j = 0; j < d; j++) {
+                lt[d * c + j] = lam[(d + 1) * c + j];
+            }
+            ln[c] = lam[(d + 1) * c + d];
         }
         double tv = 1e-9 * (1.0 + tm_maxabs(n, v));
         double dv = json_vec_diff(cJSON_GetObjectItem(res, "v_plus"), n, vp);
         double dn = json_vec_diff(cJSON_GetObjectItem(res, "impulse_n"), m, ln);
-        double dt = json_vec_diff(cJSON_GetObjectItem(res, "impulse_t"), m, lt);
+        double dt = json_vec_diff(cJSON_GetObjectItem(res, "impulse_t"), d * m, lt);
         const cJSON *sb = cJSON_GetObjectItem(res, "s_bound");
         if (!(dv <= tv) || !(dn <= tv) || !(dt <= tv) || !cJSON_IsNumber(sb)
             || fabs(sb->valuedouble - info.bound) > 1e-9 * (1.0 + info.bound)) {
-            snprintf(msg, len, "n=%zu m=%zu: differs from the library: v+ %g Ln %g Lt %g", n, m,
-                     dv, dn, dt);
+            snprintf(msg, len, "n=%zu m=%zu d=%zu: differs from the library: v+ %g Ln %g Lt %g",
+                     n, m, d, dv, dn, dt);
             bad = 1;
         }
     }

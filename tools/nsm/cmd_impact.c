@@ -65,11 +65,6 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
         return -1;
     }
     p->d = (size_t)d;
-    if (p->d != 1) {
-        cli_fail(e, "field 'tangent_dim': only 1 (planar contacts) is supported by the "
-                    "multi-contact integrator");
-        return -1;
-    }
     size_t kr = CLI_ANY, kc = p->n;
     p->Jn = cli_get_matrix(pb, "Jn", 1, &kr, &kc, &pres, e);
     if (e->msg[0] != '\0') {
@@ -250,17 +245,21 @@ static void add_run(cJSON *obj, const imp_problem *p, const double *vp, const do
                     const nsm_impact_info *info)
 {
     cJSON_AddItemToObject(obj, "v_plus", cli_vector_json(p->n, vp));
+    /* lam holds (t[, t2], n) per contact; impulse_t lists k·d entries, contact by contact */
+    size_t b = p->d + 1;
     cJSON *in = cJSON_CreateArray(), *it = cJSON_CreateArray();
     for (size_t c = 0; c < p->k; c++) {
-        cJSON_AddItemToArray(in, cJSON_CreateNumber(lam[2 * c + 1]));
-        cJSON_AddItemToArray(it, cJSON_CreateNumber(lam[2 * c]));
+        cJSON_AddItemToArray(in, cJSON_CreateNumber(lam[b * c + p->d]));
+        for (size_t j = 0; j < p->d; j++) {
+            cJSON_AddItemToArray(it, cJSON_CreateNumber(lam[b * c + j]));
+        }
     }
     cJSON_AddItemToObject(obj, "impulse_n", in);
     cJSON_AddItemToObject(obj, "impulse_t", it);
     cJSON_AddNumberToObject(obj, "s", info->s);
     cJSON_AddNumberToObject(obj, "s_bound", info->bound);
     cJSON_AddStringToObject(obj, "bound_kind", !info->has_bound ? "none"
-                                               : p->k == 1   ? "lemma2"
+                                               : p->k == 1 && p->d == 1 ? "lemma2"
                                                              : "gamma");
     cJSON_AddNumberToObject(obj, "energy_minus", info->energy_minus);
     cJSON_AddNumberToObject(obj, "energy_plus", info->energy_plus);
@@ -280,7 +279,7 @@ static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
     }
     double *work = calloc(lw, sizeof *work);
     double *vp = calloc(p->n, sizeof *vp);
-    double *lam = calloc(2 * p->k, sizeof *lam);
+    double *lam = calloc((p->d + 1) * p->k, sizeof *lam);
     double *ratios = calloc(p->k, sizeof *ratios);
     int rc = CLI_EXIT_COMPUTE;
     cJSON *res = NULL;
@@ -301,8 +300,8 @@ static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
     pol.hold = p->hold;
     nsm_impact_info info;
     if (p->policy != 2) {
-        nsm_status s = nsm_impact_solve(p->n, p->k, p->M, p->Jn, p->Jt, p->mu, p->v, &pol, &opts,
-                                        vp, lam, &info, work, lw);
+        nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
+                                          &opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
             rc = input_fail(e, s);
             goto done;
@@ -333,8 +332,8 @@ static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
     size_t accepted = 0;
     for (size_t i = 0; i < p->samples; i++) {
         pol.seed = (unsigned long)(p->seed + i) % NSM_PRNG_MOD;
-        nsm_status s = nsm_impact_solve(p->n, p->k, p->M, p->Jn, p->Jt, p->mu, p->v, &pol, &opts,
-                                        vp, lam, &info, work, lw);
+        nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
+                                          &opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
             rc = input_fail(e, s);
             goto done;
