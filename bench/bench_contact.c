@@ -64,6 +64,51 @@ static double bench_routh(void)
     return (double)count / (t1 - t0);
 }
 
+/* nsm_routh_spatial on 256 random SPD 3×3 problems (W = B Bᵀ + I/4, B Gaussian-like from the
+   same generator, tangential speed up to 1, mu in [0, 1.5)), steps = 500, for 0.5 s. */
+#define NSPAT 256
+static double bench_routh_spatial(void)
+{
+    static double W[NSPAT][9], u[NSPAT][3], mu[NSPAT];
+    unsigned long s = 777;
+    for (int k = 0; k < NSPAT; k++) {
+        double B[9];
+        for (int i = 0; i < 9; i++) {
+            B[i] = 2 * rnd(&s) - 1;
+        }
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 3; j++) {
+                double acc = i == j ? 0.25 : 0.0;
+                for (int l = 0; l < 3; l++) {
+                    acc += B[3 * i + l] * B[3 * j + l];
+                }
+                W[k][3 * i + j] = acc;
+            }
+        }
+        u[k][0] = 2 * rnd(&s) - 1;
+        u[k][1] = 2 * rnd(&s) - 1;
+        u[k][2] = -rnd(&s) - 0.05;
+        mu[k] = 1.5 * rnd(&s);
+    }
+    nsm_routh_spatial_result r;
+    double sink = 0.0;
+    long count = 0;
+    double t0 = now(), t1 = t0;
+    while (t1 - t0 < 0.5) {
+        for (int k = 0; k < NSPAT; k++) {
+            if (nsm_routh_spatial(W[k], u[k], mu[k], 1e-12, 500, &r) == NSM_OK) {
+                sink += r.p_n;
+            }
+        }
+        count += NSPAT;
+        t1 = now();
+    }
+    if (sink < 0) {
+        printf("impossible\n");
+    }
+    return (double)count / (t1 - t0);
+}
+
 static double work[8192];
 
 static double bench_boxwall(size_t nsamples, size_t steps, double *acc_frac)
@@ -92,6 +137,54 @@ static double bench_boxwall(size_t nsamples, size_t steps, double *acc_frac)
     }
     *acc_frac = (double)acc / (double)nruns;
     return (double)nruns / (t1 - t0);
+}
+
+/* Spatial contacts (d = 2): the spinning block of examples/problems (a 1 × 0.6 × 0.4 m block
+   of 2 kg landing on one bottom edge while sliding and spinning, mu = 0.5), sampled weight
+   histories; returns solves per second and writes the mean step count. */
+static double bench_spatial_block(size_t nsolves, double *mean_steps)
+{
+    const double a = 1.0, b = 0.6, c = 0.4, mass = 2.0;
+    double M[36] = {0};
+    double I[3] = {mass * (b * b + c * c) / 12, mass * (a * a + c * c) / 12,
+                   mass * (a * a + b * b) / 12};
+    for (int i = 0; i < 3; i++) {
+        M[7 * i] = mass;
+        M[7 * (i + 3)] = I[i];
+    }
+    /* row d·(v + w × r) = (d, r × d) for corners r = (±0.5, 0.3, -0.2) */
+    double Jn[12], Jt[24];
+    for (int k = 0; k < 2; k++) {
+        double r[3] = {k == 0 ? 0.5 : -0.5, 0.3, -0.2};
+        double dirs[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        for (int j = 0; j < 3; j++) {
+            const double *d = dirs[j];
+            double row[6] = {d[0], d[1], d[2], r[1] * d[2] - r[2] * d[1],
+                             r[2] * d[0] - r[0] * d[2], r[0] * d[1] - r[1] * d[0]};
+            double *dst = j == 2 ? Jn + 6 * k : Jt + 6 * (2 * k + j);
+            memcpy(dst, row, sizeof row);
+        }
+    }
+    double mu[2] = {0.5, 0.5}, vm[6] = {0.8, 0.3, -1.0, 0.0, 0.0, 2.5}, vp[6], lam[6];
+    double ratios[2] = {1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, ratios, 1, 8};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    nsm_impact_info info;
+    size_t lw = nsm_impact_work(6, 2), steps = 0;
+    double t0 = now();
+    for (size_t i = 0; i < nsolves; i++) {
+        pol.seed = 1000 + i;
+        nsm_status st = nsm_impact_solve_d(6, 2, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, lam,
+                                           &info, work, lw);
+        if (st != NSM_OK) {
+            printf("spatial block solve failed: %s\n", nsm_status_str(st));
+            return 0.0;
+        }
+        steps += info.steps;
+    }
+    double t1 = now();
+    *mean_steps = (double)steps / (double)nsolves;
+    return (double)nsolves / (t1 - t0);
 }
 
 static int cmp(const void *a, const void *b)
@@ -167,11 +260,17 @@ int main(void)
     double bps = bench_boxwall(2000, 2000, &acc);
     double acc500 = 0.0;
     double bps500 = bench_boxwall(2000, 500, &acc500);
+    double rsp = bench_routh_spatial();
+    double sp_steps = 0.0;
+    double sps = bench_spatial_block(2000, &sp_steps);
     printf("%-34s %14s\n", "benchmark", "value");
     printf("%-34s %14.0f\n", "routh planar resolutions / s", rps);
+    printf("%-34s %14.0f  (steps 500)\n", "routh spatial resolutions / s", rsp);
     printf("%-34s %14.0f  (accepted %.3f)\n", "boxwall outcome runs / s (steps 2000)", bps, acc);
     printf("%-34s %14.0f  (accepted %.3f)\n", "boxwall outcome runs / s (steps 500)", bps500,
            acc500);
+    printf("%-34s %14.0f  (mean steps %.0f)\n", "spatial block solves / s (d = 2)", sps,
+           sp_steps);
     printf("\nslack s/bound on 400 random problems per policy (n 2..8, m 1..n/2, steps 500)\n");
     printf("%-13s %6s %9s %9s %9s %9s %9s %7s %9s\n", "policy", "impacts", "min", "p10",
            "median", "p90", "max", "nobound", "us/solve");
@@ -180,5 +279,7 @@ int main(void)
     bench_slack(NSM_POLICY_SAMPLED, "sampled");
     printf("routh_planar_per_s %.0f\n", rps);
     printf("boxwall_samples_per_s %.0f\n", bps);
+    printf("routh_spatial_per_s %.0f\n", rsp);
+    printf("spatial_block_solves_per_s %.0f\n", sps);
     return 0;
 }
