@@ -641,6 +641,23 @@ static void test_step_convergence(void)
     CU_ASSERT(improved == compared);
 }
 
+/* A unit point mass (3 translational dofs) on a floor z = 0: one contact, tangents x and y,
+   normal z, friction mu, v- = (vx, vy, vz). */
+static void point_mass_on_floor(double mu, double vx, double vy, double vz, sproblem *S)
+{
+    memset(S, 0, sizeof *S);
+    S->n = 3;
+    S->m = 1;
+    S->M[0] = S->M[4] = S->M[8] = 1.0;
+    S->Jt[0] = 1.0;
+    S->Jt[4] = 1.0;
+    S->Jn[2] = 1.0;
+    S->mu[0] = mu;
+    S->vm[0] = vx;
+    S->vm[1] = vy;
+    S->vm[2] = vz;
+}
+
 /* Input validation specific to d; the planar data are rejected the same way as by d = 1. */
 static void test_spatial_errors(void)
 {
@@ -700,15 +717,7 @@ static void test_spatial_errors(void)
     }
     /* a single contact with zero velocity everywhere but the normal: the trivial answer */
     sproblem S;
-    memset(&S, 0, sizeof S);
-    S.n = 3;
-    S.m = 1;
-    S.M[0] = S.M[4] = S.M[8] = 1.0;
-    S.Jt[0] = 1.0;
-    S.Jt[4] = 1.0;
-    S.Jn[2] = 1.0;
-    S.mu[0] = 0.5;
-    S.vm[2] = 0.25;
+    point_mass_on_floor(0.5, 0.0, 0.0, 0.25, &S);
     CU_ASSERT_EQUAL(solve_d(&S, 2, &pol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT_EQUAL(vp[2], 0.25);
     CU_ASSERT_EQUAL(L[2], 0.0);
@@ -735,17 +744,7 @@ static void test_point_mass_closed_form(void)
     for (int k = 0; k < 4; k++) {
         double a = cases[k][0], b = cases[k][1], c = cases[k][2], mu = cases[k][3];
         sproblem S;
-        memset(&S, 0, sizeof S);
-        S.n = 3;
-        S.m = 1;
-        S.M[0] = S.M[4] = S.M[8] = 1.0;
-        S.Jt[0] = 1.0;
-        S.Jt[4] = 1.0;
-        S.Jn[2] = 1.0;
-        S.mu[0] = mu;
-        S.vm[0] = a;
-        S.vm[1] = b;
-        S.vm[2] = -c;
+        point_mass_on_floor(mu, a, b, -c, &S);
         nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, (const double[]){1.0}, 0, 1};
         nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
         double vp[3], L[3];
