@@ -2,6 +2,15 @@
  * planar_switching — a planar two-link arm in non-minimal (Cartesian) coordinates, regulated
  * by the control law (21), whose tip meets a wall and later leaves it.
  *
+ * Two runs of the same scenario (same initial state, targets, wall, gains K_p, K_d, step h and
+ * switching logic): first law (21), f = −R(f_g + K_p(e + σ‖e‖η) + K_d q̇), computed by
+ * nsm_proj_control (σ > 1); then a reference run with the σ = 0 limit f = −R(f_g + K_p e + K_d q̇),
+ * computed here from the R of nsm_proj_actuation (nsm_proj_control rejects σ <= 1). With σ > 1
+ * law (21) stalls: in the set-valued (Filippov) sense every rest state is an equilibrium, and the
+ * slow motion of the first run is a step-size artefact (probed and printed). The reference run
+ * shows the same projection machinery (P, R, M̄ recomputed at each rank change) regulating the
+ * arm through the contact switches.
+ *
  * Coordinates q = (x1, y1, x2, y2): elbow mass m1 at p1, tip mass m2 at p2 (n = 4). The base
  * joint sits at the origin. M = diag(m1, m1, m2, m2) is constant, so C = 0 and Ṁ = 0.
  * Constraints (velocity level, A q̇ = 0):
@@ -14,15 +23,17 @@
  * elbow angle); while in contact k = 2 > n − r = 1 (over-actuated).
  *
  * Scenario: target 1 lies behind the wall, so the tip runs into it (contact switches on, the
- * velocity is projected, q̇ ← P q̇ with P recomputed at the new rank); at t = 3 s the target
+ * velocity is projected, q̇ ← P q̇ with P recomputed at the new rank); at t = 6 s the target
  * moves away from the wall; the contact switches off when the wall would have to pull (the
  * tip acceleration of the free system points away from the wall).
  *
  * Integration: classical RK4 with a fixed step h (the active set and target are frozen within
  * a step; a step that would cross the wall is bisected to land on it).
  *
- * Output: <dir>/planar_switching.csv, <dir>/planar_switching.gp (gnuplot → planar_switching.png),
- * a check of the Lyapunov function V = ½q̇ᵀM̄q̇ + ½K_p‖e‖² between switches, and a 'DEMO ' line.
+ * Output: <dir>/planar_switching.csv (law (21)), <dir>/planar_switching_ref.csv (σ = 0
+ * reference), <dir>/planar_switching.gp (gnuplot → planar_switching.png, both runs), for each
+ * run a check of the Lyapunov function V = ½q̇ᵀM̄q̇ + ½K_p‖e‖² between switches, and a 'DEMO '
+ * line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,14 +45,32 @@
 #define K 2
 #define MMAX 4
 #define WORK_DOUBLES 4096
+#define MAX_SWITCHES 16
+
+/* Which regulation law evaluate() applies. */
+typedef enum {
+    LAW_21,      /* f = −R(f_g + K_p(e + σ‖e‖η) + K_d q̇), nsm_proj_control */
+    LAW_SIGMA0   /* reference: f = −R(f_g + K_p e + K_d q̇), the σ = 0 limit */
+} law_kind;
 
 typedef struct {
     double L1, L2, m1, m2, g, wall;
     nsm_proj_gains gains;
+    law_kind law;
     double qstar[N];
     int contact;
     double work[WORK_DOUBLES];
 } arm;
+
+/* Summary of one run of the scenario. */
+typedef struct {
+    size_t steps, checked;
+    int switches, pd_fail;
+    double switch_t[MAX_SWITCHES];
+    size_t switch_rank[MAX_SWITCHES];
+    int switch_kind[MAX_SWITCHES]; /* 1 contact on, 2 contact off, 3 target change */
+    double V0, V_end, e_end, max_incr, t_max_incr, max_res_P, max_Aqd;
+} run_stats;
 
 /* Everything one evaluation of the closed loop produces. */
 typedef struct {
@@ -122,8 +151,8 @@ static void gravity(const arm *a, double *fg)
     fg[3] = -a->m2 * a->g;
 }
 
-/* Closed loop at (q, q̇) with the given contact state: projector, actuation R, control law
-   (21), then the projected dynamics. */
+/* Closed loop at (q, q̇) with the given contact state: projector, actuation R, the control law
+   selected by a->law, then the projected dynamics. */
 static void evaluate(arm *a, int contact, const double *q, const double *qd, eval_out *o)
 {
     double A[MMAX * N], Ad[MMAX * N], Pp[N * N], Qp[N * N], Apinv[N * MMAX];
@@ -141,11 +170,26 @@ static void evaluate(arm *a, int contact, const double *q, const double *qd, eva
     }
     mass(a, M);
     gravity(a, fg);
-    nsm_unit_case eta_case;
-    st = nsm_proj_control(N, K, Pp, R, Gamma, fg, q, a->qstar, qd, NULL, &a->gains, o->f, NULL,
-                          &eta_case, a->work, WORK_DOUBLES);
-    if (st != NSM_OK) {
-        fail("nsm_proj_control", st);
+    if (a->law == LAW_21) {
+        nsm_unit_case eta_case;
+        st = nsm_proj_control(N, K, Pp, R, Gamma, fg, q, a->qstar, qd, NULL, &a->gains, o->f,
+                              NULL, &eta_case, a->work, WORK_DOUBLES);
+        if (st != NSM_OK) {
+            fail("nsm_proj_control", st);
+        }
+    } else {
+        /* σ = 0 reference: v = f_g + K_p e + K_d q̇, f = −R v */
+        double v[N];
+        for (int i = 0; i < N; i++) {
+            v[i] = fg[i] + a->gains.kp * (q[i] - a->qstar[i]) + a->gains.kd * qd[i];
+        }
+        for (int i = 0; i < N; i++) {
+            double s = 0.0;
+            for (int j = 0; j < N; j++) {
+                s += R[i * N + j] * v[j];
+            }
+            o->f[i] = -s;
+        }
     }
     nsm_proj_opts opts = NSM_PROJ_OPTS_DEFAULT;
     nsm_proj_info info;
@@ -246,6 +290,198 @@ static double creep_probe(arm *a, const double *q0, double hs)
     return e0 - norm_e(a, q);
 }
 
+static void record_switch(run_stats *rs, double t, size_t rank, int kind)
+{
+    if (rs->switches < MAX_SWITCHES) {
+        rs->switch_t[rs->switches] = t;
+        rs->switch_rank[rs->switches] = rank;
+        rs->switch_kind[rs->switches++] = kind;
+    }
+}
+
+/* The scenario from rest at q0 with target qstar1, switching to qstar2 at t_target2, under the
+   law a->law; samples go to the CSV at csv_path; the summary to *rs. Returns 0, or 1 on an
+   I/O or check failure. */
+static int run_scenario(arm *a, const double *q0, const double *qstar1, const double *qstar2,
+                        double h, double t_end, double t_target2, const char *csv_path,
+                        run_stats *rs)
+{
+    double q[N], qd[N] = {0.0, 0.0, 0.0, 0.0};
+    memcpy(q, q0, sizeof q);
+    memcpy(a->qstar, qstar1, sizeof a->qstar);
+    a->contact = 0;
+    memset(rs, 0, sizeof *rs);
+
+    FILE *csv = fopen(csv_path, "w");
+    if (csv == NULL) {
+        perror(csv_path);
+        return 1;
+    }
+    fprintf(csv, "t,norm_e,V,norm_Aqd,rank,rows,contact,x_tip,y_tip,mu,res_P2,Mbar_pd,event\n");
+
+    double t = 0.0, V_prev = -1.0;
+    int target_changed = 0;
+    int armed = 1;
+    int event = 0; /* event at this sample: V is re-evaluated, not compared */
+    double chk_work[2 * N * N];
+    while (t < t_end - 1e-12) {
+        eval_out o;
+        evaluate(a, a->contact, q, qd, &o);
+        double V = lyapunov(a, q, qd, o.Mbar);
+        if (rs->steps == 0) {
+            rs->V0 = V;
+        }
+        if (V_prev >= 0.0 && !event) {
+            rs->checked++;
+            if (V - V_prev > rs->max_incr) {
+                rs->max_incr = V - V_prev;
+                rs->t_max_incr = t;
+            }
+        }
+        V_prev = V;
+        /* run-time monitoring with module check: P² = P and M̄ positive definite */
+        double rP = 0.0;
+        int is_pd = 0;
+        if (nsm_check_idempotent(N, o.P, &rP) != NSM_OK ||
+            nsm_check_pd(N, o.Mbar, &is_pd, chk_work, sizeof chk_work / sizeof *chk_work) !=
+                NSM_OK) {
+            fprintf(stderr, "planar_switching: check failed\n");
+            fclose(csv);
+            return 1;
+        }
+        if (!is_pd) {
+            rs->pd_fail++;
+        }
+        rs->max_res_P = fmax(rs->max_res_P, rP);
+        rs->max_Aqd = fmax(rs->max_Aqd, o.norm_Aqd);
+        if (rs->steps % 10 == 0 || event) {
+            fprintf(csv, "%.6f,%.9e,%.9e,%.3e,%zu,%zu,%d,%.9f,%.9f,%.6f,%.3e,%d,%d\n", t,
+                    norm_e(a, q), V, o.norm_Aqd, o.rank, o.m, a->contact, q[2], q[3], o.mu, rP,
+                    is_pd, event);
+        }
+        event = 0;
+
+        /* target change */
+        if (!target_changed && t >= t_target2 - 1e-12) {
+            memcpy(a->qstar, qstar2, sizeof a->qstar);
+            target_changed = 1;
+            event = 1;
+            record_switch(rs, t, o.rank, 3);
+            continue;
+        }
+        /* contact release: the wall would have to pull */
+        if (a->contact) {
+            eval_out fr;
+            evaluate(a, 0, q, qd, &fr);
+            if (fr.qdd[2] < 0.0) {
+                a->contact = 0;
+                event = 1;
+                evaluate(a, 0, q, qd, &fr);
+                record_switch(rs, t, fr.rank, 2);
+                continue;
+            }
+        }
+        double step = fmin(h, t_end - t);
+        double q1[N], qd1[N];
+        rk4(a, q, qd, step, q1, qd1);
+        if (!a->contact && q[2] < a->wall - 1e-6) {
+            armed = 1; /* re-arm the wall only after the tip has left it (hysteresis 1 µm) */
+        }
+        if (!a->contact && armed && q1[2] > a->wall) {
+            /* bisect the step to land on the wall, then switch the contact on */
+            double lo = 0.0, hi = step;
+            for (int it = 0; it < 60; it++) {
+                double mid = 0.5 * (lo + hi);
+                rk4(a, q, qd, mid, q1, qd1);
+                if (q1[2] > a->wall) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            rk4(a, q, qd, lo, q1, qd1);
+            step = lo;
+            memcpy(q, q1, sizeof q1);
+            memcpy(qd, qd1, sizeof qd1);
+            t += step;
+            a->contact = 1;
+            armed = 0;
+            project_velocity(a, q, qd);
+            eval_out on;
+            evaluate(a, 1, q, qd, &on);
+            event = 1;
+            record_switch(rs, t, on.rank, 1);
+            rs->steps++;
+            continue;
+        }
+        memcpy(q, q1, sizeof q1);
+        memcpy(qd, qd1, sizeof qd1);
+        t += step;
+        rs->steps++;
+    }
+    eval_out fin;
+    evaluate(a, a->contact, q, qd, &fin);
+    rs->V_end = lyapunov(a, q, qd, fin.Mbar);
+    rs->e_end = norm_e(a, q);
+    double rP_end = 0.0;
+    int pd_end = 0;
+    if (nsm_check_idempotent(N, fin.P, &rP_end) != NSM_OK ||
+        nsm_check_pd(N, fin.Mbar, &pd_end, chk_work, sizeof chk_work / sizeof *chk_work) !=
+            NSM_OK) {
+        fprintf(stderr, "planar_switching: check failed\n");
+        fclose(csv);
+        return 1;
+    }
+    fprintf(csv, "%.6f,%.9e,%.9e,%.3e,%zu,%zu,%d,%.9f,%.9f,%.6f,%.3e,%d,%d\n", t, rs->e_end,
+            rs->V_end, fin.norm_Aqd, fin.rank, fin.m, a->contact, q[2], q[3], fin.mu, rP_end,
+            pd_end, 0);
+    fclose(csv);
+    return 0;
+}
+
+static const char *switch_text(int kind)
+{
+    return kind == 1 ? "contact on (q' <- P q', P at the new rank)" :
+           kind == 2 ? "contact off (free tip acceleration points away)" :
+                       "target q* changed";
+}
+
+/* The summary lines of one run; returns whether V never increased between switches. */
+static int print_run(const run_stats *rs)
+{
+    const double tolV = 1e-9 * (rs->V0 > 1.0 ? rs->V0 : 1.0);
+    int v_ok = rs->max_incr <= tolV;
+    for (int s = 0; s < rs->switches; s++) {
+        printf("  t = %.4f s: %s, rank r = %zu\n", rs->switch_t[s],
+               switch_text(rs->switch_kind[s]), rs->switch_rank[s]);
+    }
+    printf("  V check: V(t_k+1) <= V(t_k) + %.1e for each of the %zu step pairs that do not "
+           "straddle a switch (contact on/off, target change; V is re-evaluated there)\n",
+           tolV, rs->checked);
+    printf("  V never increased between switches: %s (largest increase %.3e at t = %.4f s)\n",
+           v_ok ? "yes" : "NO", rs->max_incr, rs->t_max_incr);
+    printf("  final ||e|| = %.3e m, V = %.3e J; max ||A q'|| = %.3e; max |P^2 - P| = %.3e; "
+           "Mbar positive definite at every step: %s\n",
+           rs->e_end, rs->V_end, rs->max_Aqd, rs->max_res_P, rs->pd_fail == 0 ? "yes" : "no");
+    return v_ok;
+}
+
+/* gnuplot lines marking the switches of one run: arrows and labels numbered from id0. */
+static void gp_switches(FILE *gp, const run_stats *rs, int id0, const char *prefix,
+                        const char *colour, double y0)
+{
+    for (int s = 0; s < rs->switches; s++) {
+        const char *lbl = rs->switch_kind[s] == 1 ? "contact on" :
+                          rs->switch_kind[s] == 2 ? "contact off" : "target change";
+        fprintf(gp, "set arrow %d from %.6f, graph 0 to %.6f, graph 1 nohead dt 2 lc rgb '%s'\n",
+                id0 + s, rs->switch_t[s], rs->switch_t[s], colour);
+        fprintf(gp, "set label %d '%s%s (r=%zu)' at %.6f, graph %.2f left offset 0.5,0 "
+                    "font ',9' tc rgb '%s'\n",
+                id0 + s, prefix, lbl, rs->switch_rank[s], rs->switch_t[s],
+                y0 - 0.12 * (double)(s % 3), colour);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
@@ -262,158 +498,32 @@ int main(int argc, char **argv)
     a.gains.sigma = 1.5;
     a.gains.vel_ztol = NSM_PROJ_VEL_ZTOL_DEFAULT;
     a.gains.xi_tol = NSM_PROJ_XI_TOL_DEFAULT;
+    a.law = LAW_21;
     a.contact = 0;
 
     const double h = 1e-3, t_end = 12.0, t_target2 = 6.0;
-    double q[N], qd[N] = {0.0, 0.0, 0.0, 0.0};
-    joint_to_q(&a, -1.0, 0.5, q);
-    joint_to_q(&a, 0.2, -0.3, a.qstar); /* behind the wall: x2* ≈ 1.78 > w */
-    double qstar2[N];
-    joint_to_q(&a, 0.9, 0.6, qstar2); /* away from the wall */
+    double q0[N], qstar1[N], qstar2[N];
+    joint_to_q(&a, -1.0, 0.5, q0);
+    joint_to_q(&a, 0.2, -0.3, qstar1); /* behind the wall: x2* ≈ 1.78 > w */
+    joint_to_q(&a, 0.9, 0.6, qstar2);  /* away from the wall */
+    memcpy(a.qstar, qstar1, sizeof qstar1);
 
     /* law (21): at rest η = ξ; once moving, σK_p‖e‖η opposes the velocity with a magnitude
        larger than the driving ‖K_p P e‖ (σ > 1), so the motion depends on the step size */
-    double creep_h = creep_probe(&a, q, h), creep_h10 = creep_probe(&a, q, h / 10.0);
+    double creep_h = creep_probe(&a, q0, h), creep_h10 = creep_probe(&a, q0, h / 10.0);
 
+    /* run 1: law (21) */
+    static run_stats r21, ref;
     snprintf(path, sizeof path, "%s/planar_switching.csv", dir);
-    FILE *csv = fopen(path, "w");
-    if (csv == NULL) {
-        perror(path);
+    if (run_scenario(&a, q0, qstar1, qstar2, h, t_end, t_target2, path, &r21) != 0) {
         return 1;
     }
-    fprintf(csv, "t,norm_e,V,norm_Aqd,rank,rows,contact,x_tip,y_tip,mu,res_P2,Mbar_pd,event\n");
-
-    double t = 0.0, V_prev = -1.0, V0 = 0.0, max_incr = 0.0, t_max_incr = 0.0;
-    double max_res_P = 0.0, max_Aqd = 0.0;
-    int switches = 0, target_changed = 0, pd_fail = 0;
-    double switch_t[16];
-    size_t switch_rank[16];
-    int switch_kind[16]; /* 1 contact on, 2 contact off, 3 target change */
-    size_t steps = 0, checked = 0;
-    int armed = 1;
-    int event = 0; /* event at this sample: V is re-evaluated, not compared */
-    double chk_work[2 * N * N];
-    while (t < t_end - 1e-12) {
-        eval_out o;
-        evaluate(&a, a.contact, q, qd, &o);
-        double V = lyapunov(&a, q, qd, o.Mbar);
-        if (steps == 0) {
-            V0 = V;
-        }
-        if (V_prev >= 0.0 && !event) {
-            checked++;
-            if (V - V_prev > max_incr) {
-                max_incr = V - V_prev;
-                t_max_incr = t;
-            }
-        }
-        V_prev = V;
-        /* run-time monitoring with module check: P² = P and M̄ positive definite */
-        double rP = 0.0;
-        int is_pd = 0;
-        if (nsm_check_idempotent(N, o.P, &rP) != NSM_OK ||
-            nsm_check_pd(N, o.Mbar, &is_pd, chk_work, sizeof chk_work / sizeof *chk_work) !=
-                NSM_OK) {
-            fprintf(stderr, "planar_switching: check failed\n");
-            return 1;
-        }
-        if (!is_pd) {
-            pd_fail++;
-        }
-        max_res_P = fmax(max_res_P, rP);
-        max_Aqd = fmax(max_Aqd, o.norm_Aqd);
-        if (steps % 10 == 0 || event) {
-            fprintf(csv, "%.6f,%.9e,%.9e,%.3e,%zu,%zu,%d,%.9f,%.9f,%.6f,%.3e,%d,%d\n", t,
-                    norm_e(&a, q), V, o.norm_Aqd, o.rank, o.m, a.contact, q[2], q[3], o.mu, rP,
-                    is_pd, event);
-        }
-        event = 0;
-
-        /* target change */
-        if (!target_changed && t >= t_target2 - 1e-12) {
-            memcpy(a.qstar, qstar2, sizeof qstar2);
-            target_changed = 1;
-            event = 1;
-            if (switches < 16) {
-                switch_t[switches] = t;
-                switch_rank[switches] = o.rank;
-                switch_kind[switches++] = 3;
-            }
-            continue;
-        }
-        /* contact release: the wall would have to pull */
-        if (a.contact) {
-            eval_out fr;
-            evaluate(&a, 0, q, qd, &fr);
-            if (fr.qdd[2] < 0.0) {
-                a.contact = 0;
-                event = 1;
-                evaluate(&a, 0, q, qd, &fr);
-                if (switches < 16) {
-                    switch_t[switches] = t;
-                    switch_rank[switches] = fr.rank;
-                    switch_kind[switches++] = 2;
-                }
-                continue;
-            }
-        }
-        double step = fmin(h, t_end - t);
-        double q1[N], qd1[N];
-        rk4(&a, q, qd, step, q1, qd1);
-        if (!a.contact && q[2] < a.wall - 1e-6) {
-            armed = 1; /* re-arm the wall only after the tip has left it (hysteresis 1 µm) */
-        }
-        if (!a.contact && armed && q1[2] > a.wall) {
-            /* bisect the step to land on the wall, then switch the contact on */
-            double lo = 0.0, hi = step;
-            for (int it = 0; it < 60; it++) {
-                double mid = 0.5 * (lo + hi);
-                rk4(&a, q, qd, mid, q1, qd1);
-                if (q1[2] > a.wall) {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                }
-            }
-            rk4(&a, q, qd, lo, q1, qd1);
-            step = lo;
-            memcpy(q, q1, sizeof q1);
-            memcpy(qd, qd1, sizeof qd1);
-            t += step;
-            a.contact = 1;
-            armed = 0;
-            project_velocity(&a, q, qd);
-            eval_out on;
-            evaluate(&a, 1, q, qd, &on);
-            event = 1;
-            if (switches < 16) {
-                switch_t[switches] = t;
-                switch_rank[switches] = on.rank;
-                switch_kind[switches++] = 1;
-            }
-            steps++;
-            continue;
-        }
-        memcpy(q, q1, sizeof q1);
-        memcpy(qd, qd1, sizeof qd1);
-        t += step;
-        steps++;
-    }
-    eval_out fin;
-    evaluate(&a, a.contact, q, qd, &fin);
-    double V_end = lyapunov(&a, q, qd, fin.Mbar);
-    double e_end = norm_e(&a, q);
-    double rP_end = 0.0;
-    int pd_end = 0;
-    if (nsm_check_idempotent(N, fin.P, &rP_end) != NSM_OK ||
-        nsm_check_pd(N, fin.Mbar, &pd_end, chk_work, sizeof chk_work / sizeof *chk_work) !=
-            NSM_OK) {
-        fprintf(stderr, "planar_switching: check failed\n");
+    /* run 2: the σ = 0 reference law, same scenario */
+    a.law = LAW_SIGMA0;
+    snprintf(path, sizeof path, "%s/planar_switching_ref.csv", dir);
+    if (run_scenario(&a, q0, qstar1, qstar2, h, t_end, t_target2, path, &ref) != 0) {
         return 1;
     }
-    fprintf(csv, "%.6f,%.9e,%.9e,%.3e,%zu,%zu,%d,%.9f,%.9f,%.6f,%.3e,%d,%d\n", t, e_end, V_end,
-            fin.norm_Aqd, fin.rank, fin.m, a.contact, q[2], q[3], fin.mu, rP_end, pd_end, 0);
-    fclose(csv);
 
     /* gnuplot script */
     snprintf(path, sizeof path, "%s/planar_switching.gp", dir);
@@ -426,51 +536,41 @@ int main(int argc, char **argv)
                 "set output 'planar_switching.png'\n"
                 "set datafile separator ','\n"
                 "set key top right\n"
-                "set multiplot layout 3,1 title 'planar two-link arm, law (21), wall contact "
-                "(rank changes marked)'\n");
-    for (int s = 0; s < switches; s++) {
-        const char *lbl = switch_kind[s] == 1 ? "contact on" :
-                          switch_kind[s] == 2 ? "contact off" : "target change";
-        fprintf(gp, "set arrow %d from %.6f, graph 0 to %.6f, graph 1 nohead dt 2 lc rgb 'gray40'\n",
-                s + 1, switch_t[s], switch_t[s]);
-        fprintf(gp, "set label %d '%s (r=%zu)' at %.6f, graph %.2f left offset 0.5,0 font ',9'\n",
-                s + 1, lbl, switch_rank[s], switch_t[s], 0.92 - 0.12 * (double)(s % 3));
-    }
+                "set multiplot layout 3,1 title 'planar two-link arm, law (21) and sigma = 0 "
+                "reference, wall contact (rank changes marked: law (21) gray, reference "
+                "orange)'\n");
+    gp_switches(gp, &r21, 1, "", "gray40", 0.92);
+    gp_switches(gp, &ref, 1 + MAX_SWITCHES, "ref ", "dark-orange", 0.56);
     fprintf(gp, "set ylabel '||e|| (m)'\n"
                 "set logscale y\n"
-                "plot 'planar_switching.csv' every ::1 using 1:2 with lines lw 2 title '||e||'\n"
+                "plot 'planar_switching.csv' every ::1 using 1:2 with lines lw 2 "
+                "title '||e||, law (21)', "
+                "'planar_switching_ref.csv' every ::1 using 1:2 with lines lw 2 "
+                "lc rgb 'dark-orange' title '||e||, sigma = 0 reference'\n"
                 "set ylabel 'V (J)'\n"
-                "plot 'planar_switching.csv' every ::1 using 1:3 with lines lw 2 title 'V'\n"
+                "plot 'planar_switching.csv' every ::1 using 1:3 with lines lw 2 "
+                "title 'V, law (21)', "
+                "'planar_switching_ref.csv' every ::1 using 1:3 with lines lw 2 "
+                "lc rgb 'dark-orange' title 'V, sigma = 0 reference'\n"
                 "unset logscale y\n"
                 "set xlabel 't (s)'\n"
                 "set ylabel '||A qdot|| (m/s)'\n"
                 "set y2label 'rank r'\n"
                 "set y2range [0:4]\n"
                 "set y2tics 1\n"
-                "plot 'planar_switching.csv' every ::1 using 1:4 with lines lw 2 title '||A qdot||', "
-                "'' every ::1 using 1:5 axes x1y2 with steps lw 1 title 'rank r'\n"
+                "plot 'planar_switching.csv' every ::1 using 1:4 with lines lw 2 "
+                "title '||A qdot||, law (21)', "
+                "'' every ::1 using 1:5 axes x1y2 with steps lw 1 title 'rank r, law (21)', "
+                "'planar_switching_ref.csv' every ::1 using 1:4 with lines lw 2 "
+                "lc rgb 'dark-orange' title '||A qdot||, reference', "
+                "'' every ::1 using 1:5 axes x1y2 with steps lw 1 dt 2 lc rgb 'dark-orange' "
+                "title 'rank r, reference'\n"
                 "unset multiplot\n");
     fclose(gp);
 
-    const double tolV = 1e-9 * (V0 > 1.0 ? V0 : 1.0);
-    int v_ok = max_incr <= tolV;
     printf("planar_switching: n = %d, rows m = 2 (free) / 4 (wall, rank 3: two coincident "
-           "contact rows), h = %g s, RK4, %zu steps\n", N, h, steps);
-    for (int s = 0; s < switches; s++) {
-        printf("  t = %.4f s: %s, rank r = %zu\n", switch_t[s],
-               switch_kind[s] == 1 ? "contact on (q' <- P q', P at the new rank)" :
-               switch_kind[s] == 2 ? "contact off (free tip acceleration points away)" :
-                                     "target q* changed",
-               switch_rank[s]);
-    }
-    printf("  V check: V(t_k+1) <= V(t_k) + %.1e for each of the %zu step pairs that do not "
-           "straddle a switch (contact on/off, target change; V is re-evaluated there)\n",
-           tolV, checked);
-    printf("  V never increased between switches: %s (largest increase %.3e at t = %.4f s)\n",
-           v_ok ? "yes" : "NO", max_incr, t_max_incr);
-    printf("  final ||e|| = %.3e m, V = %.3e J; max ||A q'|| = %.3e; max |P^2 - P| = %.3e; "
-           "Mbar positive definite at every step: %s\n",
-           e_end, V_end, max_Aqd, max_res_P, pd_fail == 0 ? "yes" : "no");
+           "contact rows), h = %g s, RK4, %zu steps\n", N, h, r21.steps);
+    int v_ok = print_run(&r21);
     printf("  law (21) step-size probe (free arm, from the initial rest state, 1 s): ||e|| "
            "decreases by %.3e m with h = %g s and by %.3e m with h = %g s\n",
            creep_h, h, creep_h10, h / 10.0);
@@ -478,9 +578,14 @@ int main(int argc, char **argv)
            "force than Kp*P*e drives it, so every rest state is an equilibrium of the set-valued "
            "(Filippov) closed loop; the slow motion above is a chattering artefact whose speed "
            "scales with h\n");
+    printf("planar_switching, sigma = 0 reference f = -R(f_g + Kp*e + Kd*q') (R from "
+           "nsm_proj_actuation), same scenario, h = %g s, RK4, %zu steps\n", h, ref.steps);
+    int ref_v_ok = print_run(&ref);
+    int ok = r21.pd_fail == 0 && r21.switches >= 3 && ref.pd_fail == 0;
     printf("DEMO planar_switching | %s | switches=%d V_monotone=%s (max rise %.1e) final_e=%.2e "
-           "creep_h=%.1e creep_h/10=%.1e | planar_switching.png\n",
-           (pd_fail == 0 && switches >= 3) ? "ok" : "FAILED", switches,
-           v_ok ? "yes" : "no", max_incr, e_end, creep_h, creep_h10);
-    return pd_fail == 0 ? 0 : 1;
+           "creep_h=%.1e creep_h/10=%.1e ref_switches=%d ref_V_monotone=%s (max rise %.1e) "
+           "ref_final_e=%.2e | planar_switching.png\n",
+           ok ? "ok" : "FAILED", r21.switches, v_ok ? "yes" : "no", r21.max_incr, r21.e_end,
+           creep_h, creep_h10, ref.switches, ref_v_ok ? "yes" : "no", ref.max_incr, ref.e_end);
+    return (r21.pd_fail == 0 && ref.pd_fail == 0) ? 0 : 1;
 }
