@@ -403,7 +403,9 @@ static int p_cond(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* PΛ = 0, Pf_c = 0, S² = S, QS = S, SQ = Q, P² = P, Pᵀ = P bitwise, M̄ symmetric bitwise. */
+/* PΛ = 0, Pf_c = 0, S² = S, QS = S, SQ = Q, P² = P; P, Q, Ṗ, M̄ and the P, M̄ returned by
+   nsm_proj_dynamics bitwise symmetric, the latter equal to the separate calls' P (bitwise) and
+   M̄ (to rounding: dynamics may form PMP in factored form). */
 static int p_identities(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -415,14 +417,15 @@ static int p_identities(nsm_rng *rng, void *ctx, char *msg, size_t len)
     size_t n = s.n, m = s.m, r = 0;
     double P[NMAX * NMAX], Q[NMAX * NMAX], X[NMAX * MMAX], L[NMAX * NMAX], Mb[NMAX * NMAX];
     double S[NMAX * NMAX], T1[NMAX * NMAX], T2[NMAX * NMAX], qdd[NMAX], fc[NMAX], v[NMAX];
+    double Pd[NMAX * NMAX], Pdyn[NMAX * NMAX], Mdyn[NMAX * NMAX];
     double mu = 0.0;
     nsm_proj_info info;
     nsm_status st = nsm_proj_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
                                        g_lwork);
-    if (!st) st = nsm_proj_rates(n, m, X, s.Ad, P, L, NULL, NULL, 0);
+    if (!st) st = nsm_proj_rates(n, m, X, s.Ad, P, L, Pd, g_work, g_lwork);
     if (!st) st = nsm_proj_inertia(n, r, s.M, P, NSM_MU_OPTIMAL, 0.0, Mb, &mu, g_work, g_lwork);
     if (!st) st = nsm_proj_oblique(n, s.M, Mb, P, S, g_work, g_lwork);
-    if (!st) st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, NULL);
+    if (!st) st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, fc, &info, Pdyn, Mdyn);
     if (st != NSM_OK) {
         snprintf(msg, len, "status %s", nsm_status_str(st));
         return 1;
@@ -432,13 +435,20 @@ static int p_identities(nsm_rng *rng, void *ctx, char *msg, size_t len)
     for (size_t i = 0; i < n && !what[0]; i++) {
         for (size_t j = 0; j < n; j++) {
             if (P[i * n + j] != P[j * n + i] || Q[i * n + j] != Q[j * n + i] ||
-                Mb[i * n + j] != Mb[j * n + i]) {
+                Mb[i * n + j] != Mb[j * n + i] || Pd[i * n + j] != Pd[j * n + i] ||
+                Pdyn[i * n + j] != Pdyn[j * n + i] || Mdyn[i * n + j] != Mdyn[j * n + i]) {
                 snprintf(what, sizeof what, "not bitwise symmetric");
+                break;
+            }
+            if (Pdyn[i * n + j] != P[i * n + j]) {
+                snprintf(what, sizeof what, "dynamics P differs from the projector's");
                 break;
             }
         }
     }
     double e;
+    if (!what[0] && (e = tm_maxabs_diff(n * n, Mdyn, Mb)) > tol)
+        snprintf(what, sizeof what, "Mbar dynamics vs inertia %.3g", e);
     tm_matmul(n, n, n, P, P, T1);
     if (!what[0] && (e = tm_maxabs_diff(n * n, T1, P)) > 1e-12) snprintf(what, sizeof what, "P^2-P %.3g", e);
     if (!what[0] && (e = tm_maxabs_diff(n * n, P, s.P)) > 1e-9) snprintf(what, sizeof what, "P vs oracle %.3g", e);

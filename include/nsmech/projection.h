@@ -25,8 +25,9 @@
  * for admissible velocities q̇ = Pq̇ (A q̇ = 0). The functions here do not reject inadmissible q̇:
  * they evaluate the formulas above as written.
  *
- * Symmetry: P, Q, M̄ and Ṗ are written symmetrically (entries (i, j) and (j, i) from one value),
- * Ω antisymmetrically; the contracts state it.
+ * Symmetry: P, Q, M̄ and Ṗ are written symmetrically (entry (i, j), i >= j, computed once and
+ * stored at (i, j) and (j, i)), Ω antisymmetrically. The contracts state it for P, Q, Ṗ and M̄
+ * (nsm_sym, proved; docs/proofs.md says under which separation hypotheses).
  */
 #ifndef NSMECH_PROJECTION_H
 #define NSMECH_PROJECTION_H
@@ -35,6 +36,10 @@
 #include "nsmech/base.h"
 #include "nsmech/linalg.h"
 #include "nsmech/setvalued.h"
+
+#ifdef __FRAMAC__
+#include "nsm_sym.acsl.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,7 +61,9 @@ size_t nsm_proj_projector_work(size_t n, size_t m);
  * number of singular values s_i > rtol·s_1 (nsm_rank_from_sv). m = 0 is allowed (A and Apinv
  * may then be NULL): P = I, Q = 0, r = 0. A zero A gives the same.
  * With Q₀ = A⁺A as computed, Q = (Q₀ + Q₀ᵀ)/2 and P = I − (Q₀ + Q₀ᵀ)/2: both exactly symmetric
- * (entries (i, j) and (j, i) evaluate the same expression) and P + Q = I up to rounding.
+ * (entry (i, j) is computed once and stored at (i, j) and (j, i)) and P + Q = I up to rounding.
+ * Proved (sym_P, sym_Q): on NSM_OK, P is symmetric, and Q is whenever P and Q do not overlap
+ * (overlap is rejected at run time with NSM_ERR_ALIAS; the prover cannot see that check).
  * Errors (nothing written): NSM_ERR_NULL (rank, P, Q, work NULL, or A/Apinv NULL with m > 0),
  * NSM_ERR_SIZE (n = 0, n or m > NSM_MAX_DIM), NSM_ERR_ARG (rtol not in [0, 1)),
  * NSM_ERR_NOT_FINITE (A), NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (outputs overlap each other, A or
@@ -88,6 +95,9 @@ size_t nsm_proj_projector_work(size_t n, size_t m);
                       \result == NSM_ERR_RANK;
       ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
       ensures rank_bound: \result == NSM_OK ==> *rank <= n && *rank <= m;
+      ensures sym_P: \result == NSM_OK ==> nsm_sym(P, n);
+      ensures sym_Q: \result == NSM_OK && \separated(P + (0 .. n*n - 1), Q + (0 .. n*n - 1)) ==>
+                     nsm_sym(Q, n);
     complete behaviors;
     disjoint behaviors;
  */
@@ -106,8 +116,8 @@ size_t nsm_proj_rates_work(size_t n);
 
 /**
  * Λ = −A⁺Ȧ (n×n) from A⁺ (n×m) and Ȧ (m×n); if Pdot is not NULL, also Ṗ = ΛP + PΛᵀ (n×n,
- * written symmetrically; P, the symmetric projector, is then required). m = 0 gives Λ = 0,
- * Ṗ = 0. Valid where rank A is locally constant (docs/math.md).
+ * written symmetrically, proved as sym_Pdot; P, the symmetric projector, is then required).
+ * m = 0 gives Λ = 0, Ṗ = 0. Valid where rank A is locally constant (docs/math.md).
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n = 0, n or m > NSM_MAX_DIM), NSM_ERR_NOT_FINITE,
  * NSM_ERR_WORKSPACE (only when Pdot is wanted), NSM_ERR_ALIAS.
  */
@@ -133,6 +143,7 @@ size_t nsm_proj_rates_work(size_t n);
       assumes 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
       ensures status: \result == NSM_OK || \result == NSM_ERR_WORKSPACE ||
                       \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+      ensures sym_Pdot: \result == NSM_OK && Pdot != \null ==> nsm_sym(Pdot, n);
     complete behaviors;
     disjoint behaviors;
  */
@@ -160,7 +171,8 @@ typedef enum nsm_mu_mode {
 size_t nsm_proj_inertia_work(size_t n);
 
 /**
- * M̄ = PMP + μQ with Q = I − P (n×n, written symmetrically), from M (n×n, symmetric) and the
+ * M̄ = PMP + μQ with Q = I − P (n×n, written symmetrically: proved as sym_Mbar, given that
+ * *mu_used is not stored inside M̄, which is rejected at run time), from M (n×n, symmetric) and the
  * projector P of rank-r constraints. mode chooses μ (mu is read only for NSM_MU_GIVEN);
  * *mu_used receives the μ applied. The symmetric part of M is used, (M + Mᵀ)/2 implicitly, as
  * PMP is formed by two products and symmetrised.
@@ -191,6 +203,8 @@ size_t nsm_proj_inertia_work(size_t n);
       ensures bad_mode: mode != NSM_MU_OPTIMAL && mode != NSM_MU_GIVEN ==> \result == NSM_ERR_ARG;
       ensures bad_mu: mode == NSM_MU_GIVEN && !(mu > 0) ==> \result == NSM_ERR_ARG;
       ensures mu_pos: \result == NSM_OK ==> *mu_used > 0;
+      ensures sym_Mbar: \result == NSM_OK && \separated(mu_used, Mbar + (0 .. n*n - 1)) ==>
+                        nsm_sym(Mbar, n);
     complete behaviors;
     disjoint behaviors;
  */
@@ -394,6 +408,12 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
                           (opts->mu_mode == NSM_MU_GIVEN && !(opts->mu > 0))))
                         ==> \result == NSM_ERR_ARG;
       ensures info: \result == NSM_OK ==> info->rank <= n && info->rank <= m && info->mu > 0;
+      ensures sym_P: \result == NSM_OK && P != \null &&
+                     \separated(&info->mu, P + (0 .. n*n - 1)) &&
+                     (Mbar == \null || \separated(P + (0 .. n*n - 1), Mbar + (0 .. n*n - 1))) ==>
+                     nsm_sym(P, n);
+      ensures sym_Mbar: \result == NSM_OK && Mbar != \null &&
+                        \separated(&info->mu, Mbar + (0 .. n*n - 1)) ==> nsm_sym(Mbar, n);
     complete behaviors;
     disjoint behaviors;
  */

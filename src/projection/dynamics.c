@@ -228,6 +228,35 @@ static nsm_status dyn_mbar(size_t n, size_t r, const double *M, const double *Bw
     return NSM_OK;
 }
 
+/* The last writes of nsm_proj_dynamics: the optional P and M̄ (Pw and Mb are exactly symmetric;
+   the mirrored copy makes that provable for the outputs), then info. A small function, so that
+   the symmetry clauses are proved in a small context. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_in: \valid_read(Pw + (0 .. n*n - 1)) && \valid_read(Mb + (0 .. n*n - 1));
+    requires valid_P: P == \null || \valid(P + (0 .. n*n - 1));
+    requires valid_Mbar: Mbar == \null || \valid(Mbar + (0 .. n*n - 1));
+    requires valid_info: \valid(info);
+    assigns P[0 .. n*n - 1], Mbar[0 .. n*n - 1], info->rank, info->mu;
+    ensures info: info->rank == r && info->mu == mu;
+    ensures sym_P: P != \null && \separated(&info->mu, P + (0 .. n*n - 1)) &&
+                   (Mbar == \null || \separated(P + (0 .. n*n - 1), Mbar + (0 .. n*n - 1))) ==>
+                   nsm_sym(P, n);
+    ensures sym_Mbar: Mbar != \null && \separated(&info->mu, Mbar + (0 .. n*n - 1)) ==>
+                      nsm_sym(Mbar, n);
+ */
+static void dyn_outputs(size_t n, const double *Pw, const double *Mb, size_t r, double mu,
+                        double *P, double *Mbar, nsm_proj_info *info)
+{
+    if (P != NULL) {
+        nsm_proj_i_sym_copy(n, Pw, P);
+    }
+    if (Mbar != NULL) {
+        nsm_proj_i_sym_copy(n, Mb, Mbar);
+    }
+    info->rank = r;
+    info->mu = mu;
+}
+
 /* Options in their domain. */
 int nsm_proj_i_opts_ok(const nsm_proj_opts *o)
 {
@@ -314,14 +343,7 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
     if (fc != NULL) {
         nsm_proj_i_copy(n, V + 7u * n, fc);
     }
-    if (P != NULL) {
-        nsm_proj_i_copy(nn, Pw, P);
-    }
-    if (Mbar != NULL) {
-        nsm_proj_i_copy(nn, T, Mbar);
-    }
-    info->rank = r;
-    info->mu = mu;
+    dyn_outputs(n, Pw, T, r, mu, P, Mbar, info);
     return NSM_OK;
 }
 

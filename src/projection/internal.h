@@ -9,12 +9,6 @@
 #include "nsmech/base.h"
 #include "nsmech/projection.h"
 
-/*@ predicate sym_mat{L}(double *X, integer n) =
-      \forall integer a, b; 0 <= a < n && 0 <= b < n ==> X[a*n + b] == X[b*n + a];
-    predicate skew_mat{L}(double *X, integer n) =
-      \forall integer a, b; 0 <= a < n && 0 <= b < n ==> X[a*n + b] == -X[b*n + a];
- */
-
 /** out[i] = x[i] (len doubles). */
 /*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
     requires valid: \valid_read(x + (0 .. len - 1)) && \valid(out + (0 .. len - 1));
@@ -50,22 +44,34 @@ void nsm_proj_i_mv(size_t rows, size_t cols, double s, const double *A, const do
 void nsm_proj_i_mtv(size_t rows, size_t cols, double s, const double *A, const double *x,
                     double *y);
 
-/** out = c·(T + Tᵀ) + d·(Q + Qᵀ) (n×n). Entry (i, j) and (j, i) get the same value: the
-    expression is symmetric in (i, j) and IEEE addition is commutative. */
+/** out = c·(T + Tᵀ) + d·(Q + Qᵀ) (n×n). Entry (i, j), i >= j, is computed once and stored at
+    (i, j) and (j, i), so out is exactly symmetric (proved unconditionally, even if out shares
+    storage with T or Q); IEEE addition is commutative, so this equals the entrywise formula. */
 /*@ requires n: 1 <= n <= NSM_MAX_DIM;
     requires valid: \valid_read(T + (0 .. n*n - 1)) && \valid_read(Q + (0 .. n*n - 1));
     requires valid_out: \valid(out + (0 .. n*n - 1));
     assigns out[0 .. n*n - 1];
+    ensures sym: nsm_sym(out, n);
  */
 void nsm_proj_i_sym_plus(size_t n, const double *T, double c, double d, const double *Q,
                          double *out);
 
-/** out = I − (Q + Qᵀ)/2 (n×n), symmetric by the same argument. */
+/** out = I − (Q + Qᵀ)/2 (n×n), written symmetrically in the same way. */
 /*@ requires n: 1 <= n <= NSM_MAX_DIM;
     requires valid: \valid_read(Q + (0 .. n*n - 1)) && \valid(out + (0 .. n*n - 1));
     assigns out[0 .. n*n - 1];
+    ensures sym: nsm_sym(out, n);
  */
 void nsm_proj_i_eye_minus(size_t n, const double *Q, double *out);
+
+/** out = the lower triangle of X mirrored (n×n): a copy of X when X is exactly symmetric (as
+    the writers above make it), and symmetric by construction in any case. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(X + (0 .. n*n - 1)) && \valid(out + (0 .. n*n - 1));
+    assigns out[0 .. n*n - 1];
+    ensures sym: nsm_sym(out, n);
+ */
+void nsm_proj_i_sym_copy(size_t n, const double *X, double *out);
 
 /** out = X − Xᵀ (n×n), antisymmetric. */
 /*@ requires n: 1 <= n <= NSM_MAX_DIM;

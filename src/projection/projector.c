@@ -73,10 +73,12 @@ nsm_status nsm_proj_projector(size_t n, size_t m, const double *A, double rtol, 
     } else {
         nsm_proj_i_zero(nn, Qr);
     }
-    /* Q = (Qr + Qrᵀ)/2 and P = I − (Qr + Qrᵀ)/2, each written symmetrically. */
-    nsm_proj_i_sym_plus(n, Qr, 0.5, 0.0, Qr, Q);
-    nsm_proj_i_eye_minus(n, Qr, P);
     *rank = r;
+    /* Q = (Qr + Qrᵀ)/2 and P = I − (Qr + Qrᵀ)/2, each written symmetrically; P last, so that
+       nothing written after it can break its symmetry. */
+    nsm_proj_i_sym_plus(n, Qr, 0.5, 0.0, Qr, Q);
+    /*@ assert sym_Q: nsm_sym(Q, n); */
+    nsm_proj_i_eye_minus(n, Qr, P);
     return NSM_OK;
 }
 

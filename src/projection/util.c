@@ -65,21 +65,30 @@ void nsm_proj_i_mtv(size_t rows, size_t cols, double s, const double *A, const d
     }
 }
 
+/* Both helpers below compute each entry of the lower triangle once and store it at (i, j) and
+   (j, i): the output is symmetric whatever the inputs hold, even if they share storage with it.
+   Before row i, the leading i×i block is done; row i adds (i, j) and (j, i) for j <= i. */
 void nsm_proj_i_sym_plus(size_t n, const double *T, double c, double d, const double *Q,
                          double *out)
 {
     /*@ loop invariant 0 <= i <= n;
+        loop invariant done: nsm_sym_block(out, n, i);
         loop assigns i, out[0 .. n*n - 1];
         loop variant n - i;
      */
     for (size_t i = 0; i < n; i++) {
-        /*@ loop invariant 0 <= j <= n;
+        /*@ loop invariant 0 <= j <= i + 1;
+            loop invariant done: nsm_sym_block(out, n, i);
+            loop invariant row: \forall integer b; 0 <= b < j ==>
+                                    out[nsm_ix(n, i, b)] == out[nsm_ix(n, b, i)];
             loop assigns j, out[0 .. n*n - 1];
-            loop variant n - j;
+            loop variant i + 1 - j;
          */
-        for (size_t j = 0; j < n; j++) {
-            /*@ assert in: i*n + j < n*n && j*n + i < n*n; */
-            out[i * n + j] = c * (T[i * n + j] + T[j * n + i]) + d * (Q[i * n + j] + Q[j * n + i]);
+        for (size_t j = 0; j <= i; j++) {
+            /*@ assert in: nsm_ix(n, i, j) < n*n && nsm_ix(n, j, i) < n*n; */
+            double v = c * (T[i * n + j] + T[j * n + i]) + d * (Q[i * n + j] + Q[j * n + i]);
+            out[i * n + j] = v;
+            out[j * n + i] = v;
         }
     }
 }
@@ -87,17 +96,47 @@ void nsm_proj_i_sym_plus(size_t n, const double *T, double c, double d, const do
 void nsm_proj_i_eye_minus(size_t n, const double *Q, double *out)
 {
     /*@ loop invariant 0 <= i <= n;
+        loop invariant done: nsm_sym_block(out, n, i);
         loop assigns i, out[0 .. n*n - 1];
         loop variant n - i;
      */
     for (size_t i = 0; i < n; i++) {
-        /*@ loop invariant 0 <= j <= n;
+        /*@ loop invariant 0 <= j <= i + 1;
+            loop invariant done: nsm_sym_block(out, n, i);
+            loop invariant row: \forall integer b; 0 <= b < j ==>
+                                    out[nsm_ix(n, i, b)] == out[nsm_ix(n, b, i)];
             loop assigns j, out[0 .. n*n - 1];
-            loop variant n - j;
+            loop variant i + 1 - j;
          */
-        for (size_t j = 0; j < n; j++) {
-            /*@ assert in: i*n + j < n*n && j*n + i < n*n; */
-            out[i * n + j] = (i == j ? 1.0 : 0.0) - (Q[i * n + j] + Q[j * n + i]) / 2;
+        for (size_t j = 0; j <= i; j++) {
+            /*@ assert in: nsm_ix(n, i, j) < n*n && nsm_ix(n, j, i) < n*n; */
+            double v = (i == j ? 1.0 : 0.0) - (Q[i * n + j] + Q[j * n + i]) / 2;
+            out[i * n + j] = v;
+            out[j * n + i] = v;
+        }
+    }
+}
+
+void nsm_proj_i_sym_copy(size_t n, const double *X, double *out)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant done: nsm_sym_block(out, n, i);
+        loop assigns i, out[0 .. n*n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ loop invariant 0 <= j <= i + 1;
+            loop invariant done: nsm_sym_block(out, n, i);
+            loop invariant row: \forall integer b; 0 <= b < j ==>
+                                    out[nsm_ix(n, i, b)] == out[nsm_ix(n, b, i)];
+            loop assigns j, out[0 .. n*n - 1];
+            loop variant i + 1 - j;
+         */
+        for (size_t j = 0; j <= i; j++) {
+            /*@ assert in: nsm_ix(n, i, j) < n*n && nsm_ix(n, j, i) < n*n; */
+            double v = X[i * n + j];
+            out[i * n + j] = v;
+            out[j * n + i] = v;
         }
     }
 }
