@@ -1086,11 +1086,9 @@ static nsm_status integrate(size_t m, size_t d, const nsm_impact_policy *pol, co
             axpy(K, len, lh, lam);
             *s += len;
             if (ev < K) {
-                if (ev % 3 == 2) {
-                    u[ev] = 0.0;
-                } else {
-                    u[ev] = 0.0; /* tangential event: the slip has stopped */
-                    u[ev + 1] = 0.0;
+                u[ev] = 0.0;
+                if (ev % 3 != 2) {
+                    u[ev + 1] = 0.0; /* tangential event (slot t1): the slip has stopped */
                 }
             } else if (ev > K) {
                 *forced += 1;
