@@ -29,33 +29,16 @@ static double rnd(unsigned long *s)
     return (double)(*s) / 4294967296.0;
 }
 
-#define NPROB 1024
-
-static double bench_routh(void)
+/* Runs batch(ctx), which solves `size` problems and returns a checksum, for at least 0.5 s and
+   returns problems per second; the checksum keeps the calls from being optimised away. */
+static double per_second(double (*batch)(const void *), const void *ctx, long size)
 {
-    static double W[NPROB][4], u[NPROB][2], mu[NPROB];
-    unsigned long s = 12345;
-    for (int k = 0; k < NPROB; k++) {
-        double a = exp(3 * rnd(&s) - 1.5), c = exp(3 * rnd(&s) - 1.5);
-        double rho = 1.9 * rnd(&s) - 0.95;
-        W[k][0] = a;
-        W[k][3] = c;
-        W[k][1] = W[k][2] = rho * sqrt(a * c);
-        u[k][0] = 2 * rnd(&s) - 1;
-        u[k][1] = -rnd(&s) - 0.05;
-        mu[k] = 1.5 * rnd(&s);
-    }
-    nsm_routh_result r;
     double sink = 0.0;
     long count = 0;
     double t0 = now(), t1 = t0;
     while (t1 - t0 < 0.5) {
-        for (int k = 0; k < NPROB; k++) {
-            if (nsm_routh_planar(W[k], u[k], mu[k], 0.0, &r) == NSM_OK) {
-                sink += r.p_n;
-            }
-        }
-        count += NPROB;
+        sink += batch(ctx);
+        count += size;
         t1 = now();
     }
     if (sink < 0) {
@@ -64,12 +47,64 @@ static double bench_routh(void)
     return (double)count / (t1 - t0);
 }
 
+#define NPROB 1024
+typedef struct {
+    double W[NPROB][4], u[NPROB][2], mu[NPROB];
+} planar_set;
+
+static double routh_planar_batch(const void *ctx)
+{
+    const planar_set *ps = ctx;
+    nsm_routh_result r;
+    double sink = 0.0;
+    for (int k = 0; k < NPROB; k++) {
+        if (nsm_routh_planar(ps->W[k], ps->u[k], ps->mu[k], 0.0, &r) == NSM_OK) {
+            sink += r.p_n;
+        }
+    }
+    return sink;
+}
+
+static double bench_routh(void)
+{
+    static planar_set ps;
+    unsigned long s = 12345;
+    for (int k = 0; k < NPROB; k++) {
+        double a = exp(3 * rnd(&s) - 1.5), c = exp(3 * rnd(&s) - 1.5);
+        double rho = 1.9 * rnd(&s) - 0.95;
+        ps.W[k][0] = a;
+        ps.W[k][3] = c;
+        ps.W[k][1] = ps.W[k][2] = rho * sqrt(a * c);
+        ps.u[k][0] = 2 * rnd(&s) - 1;
+        ps.u[k][1] = -rnd(&s) - 0.05;
+        ps.mu[k] = 1.5 * rnd(&s);
+    }
+    return per_second(routh_planar_batch, &ps, NPROB);
+}
+
 /* nsm_routh_spatial on 256 random SPD 3×3 problems (W = B Bᵀ + I/4, B Gaussian-like from the
    same generator, tangential speed up to 1, mu in [0, 1.5)), steps = 500, for 0.5 s. */
 #define NSPAT 256
+typedef struct {
+    double W[NSPAT][9], u[NSPAT][3], mu[NSPAT];
+} spatial_set;
+
+static double routh_spatial_batch(const void *ctx)
+{
+    const spatial_set *ss = ctx;
+    nsm_routh_spatial_result r;
+    double sink = 0.0;
+    for (int k = 0; k < NSPAT; k++) {
+        if (nsm_routh_spatial(ss->W[k], ss->u[k], ss->mu[k], 1e-12, 500, &r) == NSM_OK) {
+            sink += r.p_n;
+        }
+    }
+    return sink;
+}
+
 static double bench_routh_spatial(void)
 {
-    static double W[NSPAT][9], u[NSPAT][3], mu[NSPAT];
+    static spatial_set ss;
     unsigned long s = 777;
     for (int k = 0; k < NSPAT; k++) {
         double B[9];
@@ -82,31 +117,15 @@ static double bench_routh_spatial(void)
                 for (int l = 0; l < 3; l++) {
                     acc += B[3 * i + l] * B[3 * j + l];
                 }
-                W[k][3 * i + j] = acc;
+                ss.W[k][3 * i + j] = acc;
             }
         }
-        u[k][0] = 2 * rnd(&s) - 1;
-        u[k][1] = 2 * rnd(&s) - 1;
-        u[k][2] = -rnd(&s) - 0.05;
-        mu[k] = 1.5 * rnd(&s);
+        ss.u[k][0] = 2 * rnd(&s) - 1;
+        ss.u[k][1] = 2 * rnd(&s) - 1;
+        ss.u[k][2] = -rnd(&s) - 0.05;
+        ss.mu[k] = 1.5 * rnd(&s);
     }
-    nsm_routh_spatial_result r;
-    double sink = 0.0;
-    long count = 0;
-    double t0 = now(), t1 = t0;
-    while (t1 - t0 < 0.5) {
-        for (int k = 0; k < NSPAT; k++) {
-            if (nsm_routh_spatial(W[k], u[k], mu[k], 1e-12, 500, &r) == NSM_OK) {
-                sink += r.p_n;
-            }
-        }
-        count += NSPAT;
-        t1 = now();
-    }
-    if (sink < 0) {
-        printf("impossible\n");
-    }
-    return (double)count / (t1 - t0);
+    return per_second(routh_spatial_batch, &ss, NSPAT);
 }
 
 static double work[8192];
