@@ -183,12 +183,9 @@ static void evaluate(arm *a, int contact, const double *q, const double *qd, eva
         for (int i = 0; i < N; i++) {
             v[i] = fg[i] + a->gains.kp * (q[i] - a->qstar[i]) + a->gains.kd * qd[i];
         }
-        for (int i = 0; i < N; i++) {
-            double s = 0.0;
-            for (int j = 0; j < N; j++) {
-                s += R[i * N + j] * v[j];
-            }
-            o->f[i] = -s;
+        st = nsm_gemv(NSM_NO_TRANS, N, N, -1.0, R, v, 0.0, o->f);
+        if (st != NSM_OK) {
+            fail("nsm_gemv", st);
         }
     }
     nsm_proj_opts opts = NSM_PROJ_OPTS_DEFAULT;
