@@ -38,9 +38,21 @@ typedef enum nsm_status {
     NSM_ERR_NO_CONVERGENCE,  /**< an iteration did not converge within its cap */
     NSM_ERR_WORKSPACE,       /**< the workspace is smaller than the *_work() query says */
     NSM_ERR_ALIAS,           /**< outputs overlap inputs or each other where that is forbidden */
-    NSM_ERR_NO_BOUND,        /**< no a-priori bound exists (e.g. wedged contacts, gamma = 0) */
+    NSM_ERR_NO_BOUND,        /**< no a-priori bound exists: gamma = 0, the contacts can wedge */
+    NSM_ERR_NOT_CERTIFIED,   /**< a bound exists but was not certified within the iteration budget */
+    NSM_ERR_OVERFLOW,        /**< finite inputs gave an overflow or a non-finite intermediate result */
     NSM_STATUS_COUNT         /**< number of status codes (not a status) */
 } nsm_status;
+
+/*
+ * Which argument failed validation. A function whose result struct has a field
+ *     const char *bad_arg;
+ * stores there, when it rejects its arguments (NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_ARG,
+ * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD, NSM_ERR_ALIAS, NSM_ERR_WORKSPACE), a string literal
+ * naming the offending parameter as spelled in the prototype ("M", "mu", "lwork") or an
+ * options field ("opts->steps", "pol->order"); NULL on success and for statuses not caused by
+ * one argument. Its header says when the struct itself cannot be written (e.g. it is NULL).
+ */
 
 /*@ assigns \result \from s;
     ensures non_null: \result != \null;
