@@ -1,10 +1,12 @@
-# nsmech — the one entry point: all, check, test, asan, prove, demo, bench, install, clean.
+# nsmech — the one entry point: all, check, test, asan, prove, proved-client, demo, bench,
+# install, clean.
 #
 #   make            static and shared libraries in build/
 #   make check      set-up, unit + property tests, the same under ASan/UBSan, then proofs
 #   make demo       set-up, build and run the examples (CSV + PNG under build/demo/)
 #   make bench      benchmarks (timings printed, nothing asserted)
 #   make prove      Frama-C/WP over every source file; fails on any unproved goal
+#   make proved-client  a user's controller proved against the installed headers, built, run
 #   make install    PREFIX=/usr/local: headers, libraries, nsmech.pc
 #
 # CC=clang works as well as the default gcc.
@@ -14,7 +16,11 @@ PREFIX  ?= /usr/local
 VERSION := 0.1.0
 
 BUILD   := build
-STAMP   := $(BUILD)/.deps-ok
+# Set-up stamps, one per profile of scripts/deps.sh: what a target needs and nothing more.
+STAMP_BUILD := $(BUILD)/.deps-build
+STAMP_DEMO  := $(BUILD)/.deps-demo
+STAMP_BENCH := $(BUILD)/.deps-bench
+STAMP_CHECK := $(BUILD)/.deps-check
 
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wvla -pedantic
@@ -25,6 +31,8 @@ BLAS_LIBS  := -lopenblas
 MATH_LIBS  := -lm
 
 LIB_SRC := $(sort $(wildcard src/*/*.c))
+# Every header a library object may include (public, internal, per module).
+LIB_HDR := $(wildcard include/*.h include/nsmech/*.h src/*.h src/*/*.h)
 LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
 LIB_A   := $(BUILD)/libnsmech.a
 LIB_SO  := $(BUILD)/libnsmech.so
@@ -34,7 +42,9 @@ TEST_SRC     := $(sort $(wildcard tests/test_*.c))
 TEST_SUP     := $(sort $(wildcard tests/support/*.c))
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 ASAN_BIN     := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
-TEST_LIBS    := -lcunit -lcjson -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
+TEST_LIBS    := -lcunit -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
+# Libraries only some tests use (test_cli reads the program's JSON output).
+TEST_LIBS_test_cli := -lcjson
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 
 TOOL_SRC     := $(sort $(wildcard tools/nsm/*.c))
@@ -48,17 +58,19 @@ BENCH_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang tools test asan prove demo bench install uninstall clean examples
+.PHONY: all deps check compile-clang tools test asan prove proved-client demo bench install \
+        uninstall clean examples
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
 
-# Set-up: install the Debian packages the project uses, once per machine (stamp file).
-deps: $(STAMP)
-$(STAMP): scripts/deps.sh
-	@sh scripts/deps.sh
+# Set-up: install the Debian packages a target uses, once per machine and profile (stamps).
+deps: $(STAMP_CHECK)
+$(BUILD)/.deps-%: scripts/deps.sh
+	@sh scripts/deps.sh $*
 	@mkdir -p $(BUILD) && touch $@
+.PRECIOUS: $(BUILD)/.deps-%
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h include/nsmech/*.h) | $(STAMP)
+$(BUILD)/obj/%.o: src/%.c $(LIB_HDR) | $(STAMP_BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(NSM_CFLAGS) -c $< -o $@
 
@@ -70,18 +82,18 @@ $(LIB_SO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libnsmech.so.0 -o $@ $^ $(BLAS_LIBS) $(MATH_LIBS)
 
 # --- tests --------------------------------------------------------------------------------
-$(BUILD)/tests/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_A)
+$(BUILD)/tests/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_A) | $(STAMP_CHECK)
 	@mkdir -p $(dir $@)
-	$(CC) $(NSM_CFLAGS) -Itests/support $< $(TEST_SUP) $(LIB_A) $(TEST_LIBS) -o $@
+	$(CC) $(NSM_CFLAGS) -Itests/support $< $(TEST_SUP) $(LIB_A) $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
 
-$(BUILD)/asan/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_SRC) \
-                 $(wildcard include/nsmech/*.h) | $(STAMP)
+$(BUILD)/asan/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_SRC) $(LIB_HDR) \
+                 | $(STAMP_CHECK)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -Itests/support $< $(TEST_SUP) $(LIB_SRC) \
-	    $(TEST_LIBS) -o $@
+	    $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
 
 # The library must build warning-free with clang as well as gcc.
-compile-clang: | $(STAMP)
+compile-clang: | $(STAMP_CHECK)
 	@mkdir -p $(BUILD)/clang
 	@for f in $(LIB_SRC); do \
 	    clang $(WARN) $(OPT) -Iinclude -c $$f -o $(BUILD)/clang/$$(echo $$f | tr / _).o || exit 1; \
@@ -95,16 +107,45 @@ asan: $(ASAN_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    NSM_BIN=$(BUILD)/asan/nsm sh scripts/run-tests.sh sanitized $(ASAN_BIN)
 
-prove: | $(STAMP)
+prove: | $(STAMP_CHECK)
 	@bash proofs/prove.sh
 
-check: $(STAMP)
+# A user's controller proved against the INSTALLED headers and ACSL logic only
+# (docs/proving-clients.md): install into build/stage, prove examples/proved_client/client.c
+# with WP (RTE and every nsmech precondition; fails on any unproved goal or warning), then
+# build it with -Werror against the same headers and run it.
+PC_DIR   := examples/proved_client
+PC_OUT   := $(BUILD)/proved-client
+PC_STAGE := $(CURDIR)/$(BUILD)/stage
+
+proved-client: | $(STAMP_CHECK)
+	@mkdir -p $(PC_OUT) && rm -f $(PC_OUT)/wp.json
+	@$(MAKE) --no-print-directory install PREFIX=$(PC_STAGE) DESTDIR= > $(PC_OUT)/install.log \
+	    2>&1 || { cat $(PC_OUT)/install.log >&2; exit 1; }
+	@start=$$(date +%s); \
+	frama-c -wp -wp-rte -wp-model=real -wp-prover=cvc4,z3 -wp-timeout=60 -pp-annot \
+	    -cpp-extra-args="-I$(PC_STAGE)/include" -kernel-warn-key=parser:decimal-float=inactive \
+	    -wp-no-let -wp-report-json $(PC_OUT)/wp.json $(PC_DIR)/client.c > $(PC_OUT)/wp.log 2>&1; \
+	rc=$$?; secs=$$(( $$(date +%s) - start )); \
+	set -- $$(python3 -c 'import json,sys; g = json.load(open(sys.argv[1]))["wp:global"]["wp:main"]; \
+	    print(g.get("total", 0), g.get("valid", 0))' $(PC_OUT)/wp.json 2>/dev/null || echo 0 0); \
+	echo "proved-client: $$2/$$1 goals ($$secs s, log $(PC_OUT)/wp.log)"; \
+	if [ $$rc -ne 0 ] || [ $$1 -eq 0 ] || [ $$1 -ne $$2 ] || grep -q Warning $(PC_OUT)/wp.log; then \
+	    grep -h -E '\[(Failed|Unknown|Timeout)\]|Warning|Error' $(PC_OUT)/wp.log | head -20 >&2; \
+	    echo "proved-client: unproved goals or warnings" >&2; exit 1; \
+	fi
+	$(CC) $(WARN) $(OPT) -I$(PC_STAGE)/include $(PC_DIR)/client.c $(LIB_A) $(BLAS_LIBS) \
+	    $(MATH_LIBS) -o $(PC_OUT)/client
+	@$(PC_OUT)/client
+
+check: $(STAMP_CHECK)
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory compile-clang
 	@sh scripts/lint.sh
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory asan
 	@$(MAKE) --no-print-directory prove
+	@$(MAKE) --no-print-directory proved-client
 	@sh scripts/run-tests.sh summary
 
 # --- the nsm command-line program (links cJSON; the library itself stays JSON-free) -------
@@ -113,7 +154,7 @@ $(NSM_BIN): $(TOOL_SRC) tools/nsm/cli.h $(LIB_A)
 	    $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 # The same program with sanitizers, driven by the sanitized test_cli.
-$(BUILD)/asan/nsm: $(TOOL_SRC) tools/nsm/cli.h $(LIB_SRC) $(wildcard include/nsmech/*.h) | $(STAMP)
+$(BUILD)/asan/nsm: $(TOOL_SRC) tools/nsm/cli.h $(LIB_SRC) $(LIB_HDR) | $(STAMP_CHECK)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -DNSM_VERSION='"$(VERSION)"' $(TOOL_SRC) $(LIB_SRC) \
 	    -lcjson $(BLAS_LIBS) $(MATH_LIBS) -o $@
@@ -131,15 +172,15 @@ $(BUILD)/examples/%: examples/%.c $(LIB_A)
 
 examples: $(EXAMPLE_BIN)
 
-demo: $(STAMP)
+demo: $(STAMP_DEMO)
 	@$(MAKE) --no-print-directory all examples
 	@sh scripts/demo.sh $(EXAMPLE_BIN)
 
-$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A)
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A) | $(STAMP_BENCH)
 	@mkdir -p $(dir $@)
 	$(CC) $(NSM_CFLAGS) -Ibench $< $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
-bench: $(STAMP)
+bench: $(STAMP_BENCH)
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
@@ -151,6 +192,8 @@ install: all
 	install -m 644 docs/nsm.1 $(DESTDIR)$(PREFIX)/share/man/man1/nsm.1
 	install -m 644 include/nsmech.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/nsmech/*.h $(DESTDIR)$(PREFIX)/include/nsmech/
+	# the ACSL logic the contracts use (included under __FRAMAC__ from the headers' folder)
+	install -m 644 specs/*.acsl.h $(DESTDIR)$(PREFIX)/include/nsmech/
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/libnsmech.so.$(VERSION)
 	ln -sf libnsmech.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libnsmech.so.0
@@ -165,4 +208,5 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/examples $(BUILD)/bench \
-	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang $(NSM_BIN) $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results
+	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang $(NSM_BIN) $(BUILD)/*.a $(BUILD)/*.so \
+	       $(BUILD)/results $(PC_OUT) $(BUILD)/stage

@@ -1,10 +1,28 @@
 #!/bin/sh
-# Install every Debian package nsmech uses (the C compiler aside) and configure Why3's provers.
-# Idempotent: quiet when everything is already there. Needs root (or sudo) to install.
+# Install the Debian packages one make target needs (the C compiler aside), and for proofs
+# configure Why3's provers. Idempotent: quiet when everything is already there. Needs root
+# (or sudo) to install.
+#
+#   sh scripts/deps.sh build   make, make install: OpenBLAS (CBLAS), cJSON, pkg-config
+#   sh scripts/deps.sh demo    build + gnuplot (the plots of make demo)
+#   sh scripts/deps.sh bench   build + LAPACKE (the baselines of make bench)
+#   sh scripts/deps.sh check   build + CUnit, LAPACKE (test oracles), clang, python3,
+#                              Frama-C, Why3, Z3, CVC4 (make check, make test, make prove)
+# Without an argument: check (everything).
 set -eu
 
-PKGS="make libopenblas-dev libcunit1-dev liblapacke-dev frama-c-base why3 z3 cvc4 \
-gnuplot-nox libcjson-dev pkg-config clang python3"
+profile=${1:-check}
+BUILD_PKGS="make libopenblas-dev libcjson-dev pkg-config"
+case "$profile" in
+build) PKGS="$BUILD_PKGS" ;;
+demo) PKGS="$BUILD_PKGS gnuplot-nox" ;;
+bench) PKGS="$BUILD_PKGS liblapacke-dev" ;;
+check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang python3 frama-c-base why3 z3 cvc4" ;;
+*)
+    echo "deps.sh: unknown profile '$profile' (build, demo, bench, check)" >&2
+    exit 2
+    ;;
+esac
 
 missing=""
 for p in $PKGS; do
@@ -25,12 +43,14 @@ if [ -n "$missing" ]; then
     else
         SUDO=""
     fi
-    echo "deps.sh: installing:$missing"
+    echo "deps.sh ($profile): installing:$missing"
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update -qq
     # shellcheck disable=SC2086
     $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+
+[ "$profile" = check ] || exit 0
 
 # Why3 must know the provers; detect once per machine (the config lives in $HOME).
 if ! why3 config list-provers 2>/dev/null | grep -qi z3; then

@@ -24,5 +24,17 @@ if [ -n "$mathinc" ]; then
     echo "$mathinc" >&2
     status=1
 fi
-[ "$status" -eq 0 ] && echo "lint: no allocation, no mutable global state, libm through nsm_math.h"
+# Build targets need only the build profile of deps.sh (not the proof toolchain), and library
+# objects depend on the internal headers too.
+plan=$(make -n -B all install PREFIX=build/lint-plan 2>/dev/null)
+if echo "$plan" | grep -q -E 'deps\.sh (check|demo|bench)'; then
+    echo "lint: make all/install would install more than the build profile of deps.sh" >&2
+    status=1
+fi
+if ! make -p -n all 2>/dev/null | grep -E '^build/obj/%\.o:' | grep -q 'src/projection/internal.h'; then
+    echo "lint: library objects do not depend on the internal headers" >&2
+    status=1
+fi
+[ "$status" -eq 0 ] && echo "lint: no allocation, no mutable global state, libm through nsm_math.h," \
+    "build needs only its own packages, objects depend on every header"
 exit $status
