@@ -1,10 +1,14 @@
 /*
  * Tests of the nsm program: it is run as a separate process on the shipped example problems,
- * on seeded random problems (results compared with direct library calls) and on the corpus of
- * bad files in tests/cli/bad/ (exit status, empty standard output, one-line message).
+ * on seeded random problems (results compared with direct library calls), on the corpus of
+ * bad files in tests/cli/bad/ (exit status, empty standard output, one-line message) and on
+ * generated files (nesting depth, rank tolerance); a sample run is also watched on a
+ * pseudo-terminal for its progress line.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,14 +103,34 @@ static void test_bad_corpus(void)
     CU_ASSERT(ncases >= 30);
 }
 
+/* Bad usage: exit 2, nothing on standard output, the line first then the usage text. */
+static void check_bad_usage(const char *cmd, const char *file, const char *first_line)
+{
+    char *out, *err;
+    int rc = run_nsm(cmd, file, &out, &err);
+    size_t fl = strlen(first_line);
+    int ok = rc == 2 && out != NULL && out[0] == '\0' && err != NULL
+             && strncmp(err, first_line, fl) == 0
+             && strncmp(err + fl, "\nusage: nsm dynamics", 20) == 0;
+    if (!ok) {
+        printf("\n  nsm %s %s: exit %d, stdout %zu bytes, stderr: %s", cmd, file, rc,
+               out ? strlen(out) : 0, err ? err : "(none)");
+    }
+    CU_ASSERT(ok);
+    free(out);
+    free(err);
+}
+
 static void test_usage(void)
 {
     char *out, *err;
-    CU_ASSERT_EQUAL(run_nsm("", "", &out, &err), 2);
-    CU_ASSERT(out != NULL && out[0] == '\0');
-    free(out); free(err);
-    CU_ASSERT_EQUAL(run_nsm("frobnicate", "x.json", &out, &err), 2);
-    free(out); free(err);
+    check_bad_usage("", "", "nsm: missing command");
+    check_bad_usage("frobnicate", "x.json", "nsm: unknown command 'frobnicate'");
+    check_bad_usage("foo", "", "nsm: unknown command 'foo'");
+    check_bad_usage("--frobnicate", "", "nsm: unknown option '--frobnicate'");
+    check_bad_usage("impact", "", "nsm: 'impact' needs a FILE argument");
+    check_bad_usage("dynamics", "a.json b.json", "nsm: 'dynamics' takes one FILE argument");
+    check_bad_usage("--version", "x", "nsm: '--version' takes no argument");
     char line[512];
     snprintf(line, sizeof line, "%s --version > /dev/null", nsm_bin());
     CU_ASSERT_EQUAL(system(line), 0);
@@ -116,8 +140,6 @@ static void test_usage(void)
     CU_ASSERT(out != NULL && out[0] == '\0' && err != NULL && strstr(err, "cannot open"));
     free(out); free(err);
 }
-
-/* ---- agreement with the library -------------------------------------------------------- */
 
 static void put_matrix(FILE *f, const char *name, size_t r, size_t c, const double *x)
 {
@@ -140,6 +162,103 @@ static void put_vector(FILE *f, const char *name, size_t n, const double *x)
     }
     fputs("]", f);
 }
+
+/* Runs 'nsm cmd file' expecting exit code, empty standard output and one line containing text. */
+static int expect_error(const char *cmd, const char *file, int code, const char *text)
+{
+    char *out, *err;
+    int rc = run_nsm(cmd, file, &out, &err);
+    int ok = rc == code && out != NULL && out[0] == '\0' && err != NULL && count_lines(err) == 1
+             && strstr(err, text) != NULL;
+    if (!ok) {
+        printf("\n  nsm %s %s: exit %d (want %d), stdout %zu bytes, stderr: %s", cmd, file, rc,
+               code, out ? strlen(out) : 0, err ? err : "(none)");
+    }
+    free(out);
+    free(err);
+    return ok;
+}
+
+/* Writes prefix, open 'count' times, middle, close 'count' times (if not NULL), suffix. */
+static void write_nested(const char *path, const char *prefix, const char *open, size_t count,
+                         const char *middle, const char *close, const char *suffix)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(prefix, f);
+    for (size_t i = 0; i < count; i++) {
+        fputs(open, f);
+    }
+    fputs(middle, f);
+    for (size_t i = 0; close != NULL && i < count; i++) {
+        fputs(close, f);
+    }
+    fputs(suffix, f);
+    fclose(f);
+}
+
+/* Valid JSON deeper than cJSON's limit is reported as such, not as malformed; brackets inside
+   strings do not count. The object is level 1: "M" may hold CJSON_NESTING_LIMIT - 1 arrays. */
+static void test_json_depth(void)
+{
+    char path[128];
+    char want[64];
+    snprintf(path, sizeof path, "%s/deep.json", tmpdir);
+    snprintf(want, sizeof want, "JSON nested deeper than %d levels", CJSON_NESTING_LIMIT);
+    write_nested(path, "{\"M\": ", "[", CJSON_NESTING_LIMIT - 1, "", "]", "}");
+    CU_ASSERT(expect_error("impact", path, 1, "field 'M': entry [0][0] is not a number"));
+    write_nested(path, "{\"M\": ", "[", CJSON_NESTING_LIMIT, "", "]", "}");
+    CU_ASSERT(expect_error("impact", path, 1, want));
+    write_nested(path, "{\"M\": [{\"a\": ", "{\"a\": ", 2 * CJSON_NESTING_LIMIT, "1", "}", "}]}");
+    CU_ASSERT(expect_error("dynamics", path, 1, want));
+    /* 3000 brackets inside a string: a well-formed file, read field by field */
+    write_nested(path, "{\"M\": [[1]], \"Jn\": [[1]], \"Jt\": [[0]], \"mu\": [0], \"v\": [-1], "
+                 "\"policy\": \"", "[{", 1500, "", NULL, "\"}");
+    CU_ASSERT(expect_error("impact", path, 1, "field 'policy': unknown policy"));
+    /* the same string, then an escaped quote and a truncated document: malformed */
+    write_nested(path, "{\"policy\": \"", "[{", 1500, "", NULL, "\\\" [[[");
+    CU_ASSERT(expect_error("impact", path, 1, "malformed JSON near byte"));
+}
+
+/* rank_rtol sets the relative rank tolerance; rank_tol is its deprecated alias. */
+static void test_rank_rtol(void)
+{
+    /* singular values of A: 1 and 1e-6; rank 2 by default (1e-10), 1 with 1e-3 */
+    const double M[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2}, Z[9] = {0}, A[6] = {1, 0, 0, 0, 1e-6, 0};
+    const char *opt[] = {"", ", \"rank_rtol\": 1e-3", ", \"rank_tol\": 1e-3"};
+    const double want[] = {2.0, 1.0, 1.0};
+    char path[128];
+    snprintf(path, sizeof path, "%s/rtol.json", tmpdir);
+    for (size_t t = 0; t < 3; t++) {
+        FILE *fp = fopen(path, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+        fputc('{', fp);
+        put_matrix(fp, "M", 3, 3, M); fputs(", ", fp);
+        put_matrix(fp, "C", 3, 3, Z); fputs(", ", fp);
+        put_matrix(fp, "A", 2, 3, A); fputs(", ", fp);
+        put_matrix(fp, "Adot", 2, 3, Z); fputs(", ", fp);
+        put_vector(fp, "f", 3, Z); fputs(", ", fp);
+        put_vector(fp, "fg", 3, Z); fputs(", ", fp);
+        put_vector(fp, "qdot", 3, Z);
+        fprintf(fp, "%s}\n", opt[t]);
+        fclose(fp);
+        char *out, *err;
+        int rc = run_nsm("dynamics", path, &out, &err);
+        cJSON *res = rc == 0 ? cJSON_Parse(out) : NULL;
+        const cJSON *rk = cJSON_GetObjectItem(res, "rank");
+        int ok = cJSON_IsNumber(rk) && rk->valuedouble == want[t] && err != NULL
+                 && err[0] == '\0';
+        if (!ok) {
+            printf("\n  rank tolerance '%s': exit %d, stderr: %s", opt[t], rc, err ? err : "");
+        }
+        CU_ASSERT(ok);
+        cJSON_Delete(res);
+        free(out);
+        free(err);
+    }
+}
+
+/* ---- agreement with the library -------------------------------------------------------- */
 
 /* max |x - a| over a JSON array of numbers (n entries), or +inf when the shape differs. */
 static double json_vec_diff(const cJSON *a, size_t n, const double *x)
@@ -372,6 +491,8 @@ static void test_impact_sampled_example(void)
     char *out, *err;
     int rc = run_nsm("impact", "examples/problems/impact_ball_stack.json", &out, &err);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
+    /* standard error is not a terminal here: no progress line, nothing at all */
+    CU_ASSERT(err != NULL && err[0] == '\0');
     cJSON *res = cJSON_Parse(out);
     CU_ASSERT_PTR_NOT_NULL_FATAL(res);
     const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");
@@ -399,13 +520,178 @@ static void test_impact_sampled_example(void)
     free(err);
 }
 
+/*
+ * Exit status 3 of a single impact run with a non-ok status: the complete result on standard
+ * output, whose status says why, and one line on standard error. A particle wedged between
+ * two walls 0.1 rad from vertical with μ = 0.5 > tan 0.1 has no a priori bound (γ = 0).
+ */
+static void test_exit3_prints_result(void)
+{
+    double c = cos(0.1), sn = sin(0.1);
+    const double M[4] = {1, 0, 0, 1}, Jn[4] = {c, sn, -c, sn}, Jt[4] = {-sn, c, sn, c};
+    const double mu[2] = {0.5, 0.5}, v[2] = {0, -1};
+    char path[128];
+    snprintf(path, sizeof path, "%s/wedge.json", tmpdir);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputc('{', fp);
+    put_matrix(fp, "M", 2, 2, M); fputs(", ", fp);
+    put_matrix(fp, "Jn", 2, 2, Jn); fputs(", ", fp);
+    put_matrix(fp, "Jt", 2, 2, Jt); fputs(", ", fp);
+    put_vector(fp, "mu", 2, mu); fputs(", ", fp);
+    put_vector(fp, "v", 2, v);
+    fputs("}\n", fp);
+    fclose(fp);
+    char *out, *err;
+    int rc = run_nsm("impact", path, &out, &err);
+    CU_ASSERT_EQUAL(rc, 3);
+    cJSON *res = out != NULL ? cJSON_Parse(out) : NULL;
+    const cJSON *st = cJSON_GetObjectItem(res, "status");
+    CU_ASSERT(cJSON_IsString(st) && strcmp(st->valuestring, "no_bound") == 0);
+    CU_ASSERT(cJSON_GetObjectItem(res, "v_plus") != NULL);
+    CU_ASSERT(err != NULL && count_lines(err) == 1
+              && strstr(err, "(the result was printed with its status)") != NULL);
+    cJSON_Delete(res);
+    free(out);
+    free(err);
+}
+
+/* Every example problem file (examples/problems/NAME.json) named in the documentation exists. */
+static void test_doc_paths(void)
+{
+    static const char *const docs[] = {"README.md", "docs/cli.md", "docs/nsm.1",
+                                       "docs/tutorial.md"};
+    static const char key[] = "examples/problems/";
+    int named = 0;
+    for (size_t d = 0; d < sizeof docs / sizeof docs[0]; d++) {
+        char *text = slurp(docs[d]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        for (const char *at = strstr(text, key); at != NULL; at = strstr(at + 1, key)) {
+            size_t len = strlen(key);
+            while (at[len] != '\0' && (strchr("._-", at[len]) != NULL
+                                       || (at[len] >= 'a' && at[len] <= 'z')
+                                       || (at[len] >= 'A' && at[len] <= 'Z')
+                                       || (at[len] >= '0' && at[len] <= '9'))) {
+                len++;
+            }
+            if (len < 5 || strncmp(at + len - 5, ".json", 5) != 0) {
+                continue; /* the folder itself, or a pattern such as *.json */
+            }
+            char path[256];
+            snprintf(path, sizeof path, "%.*s", (int)len, at);
+            int ok = access(path, R_OK) == 0;
+            if (!ok) {
+                printf("\n  %s names %s, which does not exist", docs[d], path);
+            }
+            CU_ASSERT(ok);
+            named++;
+        }
+        free(text);
+    }
+    CU_ASSERT(named >= 8);
+}
+
+/*
+ * With standard error on a pseudo-terminal a sample run shows its progress line: rewritten in
+ * place with carriage returns, ending with the full count and a newline; standard output
+ * holds the same complete result.
+ */
+static void test_progress_on_terminal(void)
+{
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0 || ptsname(master) == NULL) {
+        printf("\n  no pseudo-terminal available: progress line not checked");
+        if (master >= 0) {
+            close(master);
+        }
+        return;
+    }
+    /* The test keeps the slave open, so what nsm wrote stays readable after it exits. */
+    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    CU_ASSERT_FATAL(slave >= 0);
+    char *pb = slurp("examples/problems/impact_ball_stack.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+    cJSON *doc = cJSON_Parse(pb);
+    free(pb);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    cJSON_ReplaceItemInObject(doc, "samples", cJSON_CreateNumber(3));
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    char path[128], opath[128];
+    snprintf(path, sizeof path, "%s/progress.json", tmpdir);
+    snprintf(opath, sizeof opath, "%s/progress.out", tmpdir);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(text, fp);
+    fclose(fp);
+    free(text);
+    fflush(stdout);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        int in = open("/dev/null", O_RDONLY);
+        int out = open(opath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(slave, 2) < 0) {
+            _exit(127);
+        }
+        close(master);
+        execl(nsm_bin(), nsm_bin(), "impact", path, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char tty[4096];
+    size_t len = 0;
+    struct pollfd pfd = {master, POLLIN, 0};
+    while (len + 1 < sizeof tty && poll(&pfd, 1, 2000) > 0) {
+        ssize_t got = read(master, tty + len, sizeof tty - 1 - len);
+        if (got <= 0) {
+            break;
+        }
+        len += (size_t)got;
+        tty[len] = '\0';
+        const char *fin = strstr(tty, "3/3 samples (100%)");
+        if (fin != NULL && strchr(fin, '\n') != NULL) {
+            break;
+        }
+    }
+    tty[len] = '\0';
+    close(slave);
+    close(master);
+    /* The terminal may turn the final newline into CR LF. */
+    static const char last[] = "\rnsm: 3/3 samples (100%)";
+    const char *fin = strstr(tty, last);
+    const char *after = fin != NULL ? fin + strlen(last) : "";
+    int repeated = fin != NULL && strstr(after, last) != NULL;
+    int ok = strstr(tty, "\rnsm: 0/3 samples") != NULL && fin != NULL && !repeated
+             && (strcmp(after, "\n") == 0 || strcmp(after, "\r\n") == 0);
+    if (!ok) {
+        printf("\n  progress on a terminal: %zu bytes: %s", len, tty);
+    }
+    CU_ASSERT(ok);
+    char *out = slurp(opath);
+    cJSON *res = out != NULL ? cJSON_Parse(out) : NULL;
+    const cJSON *acc = cJSON_GetObjectItem(res, "accepted");
+    const cJSON *rej = cJSON_GetObjectItem(res, "rejected");
+    CU_ASSERT(cJSON_IsNumber(acc) && cJSON_IsNumber(rej)
+              && acc->valuedouble + rej->valuedouble == 3.0);
+    cJSON_Delete(res);
+    free(out);
+}
+
 static CU_TestInfo cli_tests[] = {
     {"bad files: exit status, no stdout, one-line message", test_bad_corpus},
-    {"usage, --help, --version, missing file", test_usage},
+    {"usage: unknown command, bad arguments, --help, --version, missing file", test_usage},
+    {"nesting deeper than cJSON's limit, brackets in strings", test_json_depth},
+    {"rank_rtol and its deprecated alias rank_tol", test_rank_rtol},
     {"dynamics example matches the closed form", test_dynamics_example},
     {"dynamics on random problems equals the library", test_dynamics_agrees},
     {"impact on random problems equals the library", test_impact_agrees},
     {"sampled ball-stack outcomes: counts, energy, bound", test_impact_sampled_example},
+    {"sample run on a terminal: progress line on standard error", test_progress_on_terminal},
+    {"exit 3 of a single impact run: result printed, one line", test_exit3_prints_result},
+    {"example problems named in the documentation exist", test_doc_paths},
     CU_TEST_INFO_NULL,
 };
 

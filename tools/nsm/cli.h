@@ -1,7 +1,9 @@
 /*
  * The nsm command-line program: shared declarations. The program (not the library) may
- * allocate; every error is reported as one line on standard error and no partial JSON is
- * written to standard output (results are printed only after everything succeeded).
+ * allocate. Every error is reported as one line on standard error (a usage error is followed
+ * by the usage text). Results are printed only once they are complete: standard output stays
+ * empty on error, except for a single impact run that ended with a non-ok status, whose
+ * complete result is printed before the error line (docs/cli.md, "Exit status and output").
  */
 #ifndef NSM_CLI_H
 #define NSM_CLI_H
@@ -24,8 +26,19 @@ void cli_fail(cli_err *e, const char *fmt, ...);
 /** Reads a whole file ("-" = standard input) into a NUL-terminated buffer (caller frees). */
 char *cli_read_all(const char *path, cli_err *e);
 
-/** Parses JSON text; on error names the byte offset. */
+/**
+ * Parses JSON text into an object. On error names the byte offset (malformed text) or the
+ * nesting limit (valid text nested deeper than cJSON's CJSON_NESTING_LIMIT); rejects a key
+ * given twice in any object of the document.
+ */
 cJSON *cli_parse(const char *text, const char *path, cli_err *e);
+
+/**
+ * Copies s into buf (size len >= 12) for quoting in a one-line message: control characters
+ * (C0, DEL and, in UTF-8, C1) become \xNN, other text (UTF-8 such as "μ") is kept; a long text
+ * is cut between characters and ends in "...". Returns buf.
+ */
+const char *cli_quote(const char *s, char *buf, size_t len);
 
 /**
  * A matrix field as an array of rows. *rows, *cols are the expected sizes or CLI_ANY (then set
@@ -57,6 +70,26 @@ typedef struct cli_dyn_pieces {
 
 /** Adds the identity residuals (max-abs entries, module check) to the object resid. */
 int cli_residuals(size_t n, const cli_dyn_pieces *pc, double *work, size_t lwork, cJSON *resid);
+
+/**
+ * Progress of a long loop on standard error, shown only when standard error is a terminal:
+ * one line rewritten in place (carriage return), at most about ten updates per second, ended
+ * with a newline by cli_progress_end. Nothing is written when standard error is not a
+ * terminal.
+ */
+typedef struct cli_progress {
+    int on;             /* standard error is a terminal and the line is open */
+    size_t total;
+    size_t shown;       /* the count on the line */
+    double last;        /* time of the last update, seconds */
+    const char *what;   /* what is counted, e.g. "samples" */
+} cli_progress;
+
+void cli_progress_begin(cli_progress *p, const char *what, size_t total);
+/** done of total items are finished. */
+void cli_progress_step(cli_progress *p, size_t done);
+/** Writes the final count done (unless already on the line) and ends the line. */
+void cli_progress_end(cli_progress *p, size_t done);
 
 /** Commands: return an exit code; on success *out is the result object. */
 int cli_dynamics(const cJSON *problem, cJSON **out, cli_err *e);

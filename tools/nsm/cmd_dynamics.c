@@ -25,8 +25,8 @@ static double *zalloc(size_t count)
 }
 
 static const char *const dyn_fields[] = {
-    "M", "C", "A", "Adot", "f", "fg", "qdot", "B", "Mdot", "mu", "rank_tol",
-    "q", "q_target", "Kp", "Kd", "sigma", NULL
+    "M", "C", "A", "Adot", "f", "fg", "qdot", "B", "Mdot", "mu", "rank_rtol",
+    "rank_tol", "q", "q_target", "Kp", "Kd", "sigma", NULL
 };
 
 /* A library failure as a one-line message naming the field it concerns. */
@@ -153,14 +153,21 @@ int cli_dynamics(const cJSON *pb, cJSON **out, cli_err *e)
             goto done;
         }
     }
+    /* rank_rtol, as in nsm_proj_opts; rank_tol is its deprecated alias (one or the other). */
+    int has_rtol = cJSON_GetObjectItemCaseSensitive(pb, "rank_rtol") != NULL;
+    if (has_rtol && cJSON_GetObjectItemCaseSensitive(pb, "rank_tol") != NULL) {
+        cli_fail(e, "field 'rank_tol': deprecated alias of 'rank_rtol'; give only 'rank_rtol'");
+        goto done;
+    }
+    const char *rtol_name = has_rtol ? "rank_rtol" : "rank_tol";
     double x;
-    int got = cli_get_number(pb, "rank_tol", &x, e);
+    int got = cli_get_number(pb, rtol_name, &x, e);
     if (got < 0) {
         goto done;
     }
     if (got > 0) {
         if (!(x >= 0.0 && x < 1.0)) {
-            cli_fail(e, "field 'rank_tol': must be in [0, 1)");
+            cli_fail(e, "field '%s': must be in [0, 1)", rtol_name);
             goto done;
         }
         opts.rank_rtol = x;

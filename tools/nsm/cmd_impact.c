@@ -110,8 +110,9 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
         } else if (strcmp(pol->valuestring, "sample") == 0) {
             p->policy = 2;
         } else {
+            char q[96];
             cli_fail(e, "field 'policy': unknown policy \"%s\" (simultaneous, sequential, sample)",
-                     pol->valuestring);
+                     cli_quote(pol->valuestring, q, sizeof q));
             return -1;
         }
     }
@@ -330,11 +331,14 @@ static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
     cJSON *outs = cJSON_CreateArray();
     cJSON_AddItemToObject(res, "outcomes", outs);
     size_t accepted = 0;
+    cli_progress prog;
+    cli_progress_begin(&prog, "samples", p->samples);
     for (size_t i = 0; i < p->samples; i++) {
         pol.seed = (unsigned long)(p->seed + i) % NSM_PRNG_MOD;
         nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
                                           &opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
+            cli_progress_end(&prog, i);
             rc = input_fail(e, s);
             goto done;
         }
@@ -344,7 +348,9 @@ static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
         add_run(o, p, vp, lam, &info);
         cJSON_AddItemToArray(outs, o);
         accepted += s == NSM_OK;
+        cli_progress_step(&prog, i + 1);
     }
+    cli_progress_end(&prog, p->samples);
     cJSON_AddNumberToObject(res, "accepted", (double)accepted);
     cJSON_AddNumberToObject(res, "rejected", (double)(p->samples - accepted));
     *out = res;

@@ -13,25 +13,49 @@ static const char usage[] =
     "       nsm impact FILE.json     multiple frictional impacts (outcome, bound, samples)\n"
     "       nsm --help | --version\n"
     "FILE may be '-' for standard input. The result is one JSON object on standard output.\n"
-    "Bad input: nothing on standard output, one line naming the field and the problem on\n"
-    "standard error, exit status 1 (2 for bad usage). A computation that fails on valid input\n"
-    "exits with 3: with no output (e.g. unsolvable actuation) or, for an impact run that ended\n"
-    "without an accepted outcome, with the complete result whose \"status\" says why.\n"
+    "Exit status 0: success. 1: bad input, nothing on standard output and one line naming the\n"
+    "field and the problem on standard error. 2: bad usage, one line then this text on standard\n"
+    "error. 3: a computation that failed on valid input (e.g. unsolvable actuation), one line\n"
+    "on standard error; standard output stays empty, except for a single impact run that\n"
+    "ended with a non-ok status: its complete result, whose \"status\" says why, is printed.\n"
     "The problem file schema is in docs/cli.md and nsm(1).\n";
+
+/* Bad usage: one line saying what is wrong, then the usage text, on standard error. */
+static int bad_usage(const char *msg)
+{
+    fprintf(stderr, "nsm: %s\n", msg);
+    fputs(usage, stderr);
+    return CLI_EXIT_USAGE;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(usage, stdout);
+    if (argc < 2) {
+        return bad_usage("missing command");
+    }
+    const char *cmd = argv[1];
+    char msg[160], q[96];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "--version") == 0) {
+        if (argc != 2) {
+            snprintf(msg, sizeof msg, "'%s' takes no argument", cmd);
+            return bad_usage(msg);
+        }
+        if (strcmp(cmd, "--version") == 0) {
+            printf("nsm %s\n", NSM_VERSION);
+        } else {
+            fputs(usage, stdout);
+        }
         return CLI_EXIT_OK;
     }
-    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-        printf("nsm %s\n", NSM_VERSION);
-        return CLI_EXIT_OK;
+    if (strcmp(cmd, "dynamics") != 0 && strcmp(cmd, "impact") != 0) {
+        snprintf(msg, sizeof msg, "unknown %s '%s'", cmd[0] == '-' ? "option" : "command",
+                 cli_quote(cmd, q, sizeof q));
+        return bad_usage(msg);
     }
-    if (argc != 3 || (strcmp(argv[1], "dynamics") != 0 && strcmp(argv[1], "impact") != 0)) {
-        fputs(usage, stderr);
-        return CLI_EXIT_USAGE;
+    if (argc != 3) {
+        snprintf(msg, sizeof msg, "'%s' %s", cmd,
+                 argc < 3 ? "needs a FILE argument" : "takes one FILE argument");
+        return bad_usage(msg);
     }
     cli_err e;
     e.msg[0] = '\0';
@@ -63,9 +87,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "nsm: out of memory while printing the result\n");
         return CLI_EXIT_COMPUTE;
     }
-    puts(s);
+    int wr = puts(s);
     free(s);
-    if (fflush(stdout) != 0) {
+    if (wr == EOF || fflush(stdout) != 0) {
+        fprintf(stderr, "nsm: cannot write the result on standard output\n");
         return CLI_EXIT_COMPUTE;
     }
     if (rc != CLI_EXIT_OK) {
