@@ -889,6 +889,29 @@ static void test_hull(void)
     CU_ASSERT_EQUAL(nsm_hull2d(4, NULL, y, idx, hull, &nh), NSM_ERR_NULL);
     x[2] = NAN;
     CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, hull, &nh), NSM_ERR_NOT_FINITE);
+
+    /* repeated points count once (header: n identical points give nh = 1) */
+    double px[3] = {0.5, 0.5, 0.5}, py[3] = {-2, -2, -2};
+    CU_ASSERT_EQUAL(nsm_hull2d(3, px, py, idx, hull, &nh), NSM_OK);
+    CU_ASSERT_EQUAL(nh, 1);
+    double sx[8] = {0, 1, 1, 0, 0, 1, 1, 0}, sy[8] = {0, 0, 1, 1, 0, 0, 1, 1};
+    size_t sidx[8], shull[9];
+    CU_ASSERT_EQUAL(nsm_hull2d(8, sx, sy, sidx, shull, &nh), NSM_OK);
+    CU_ASSERT_EQUAL(nh, 4);
+    double area = 0.0;
+    for (size_t i = 0; i < nh && nh == 4; i++) {
+        size_t a = shull[i], b = shull[(i + 1) % nh];
+        area += sx[a] * sy[b] - sx[b] * sy[a];
+    }
+    CU_ASSERT_DOUBLE_EQUAL(0.5 * area, 1.0, 1e-15);
+    /* forbidden overlaps are rejected (header: NSM_ERR_ALIAS), nothing written */
+    x[2] = 1.0;
+    nh = 77;
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, hull, hull, &nh), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, hull + 1, &nh), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, idx, &nh), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, hull, &hull[2]), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, (size_t *)(void *)y, hull, &nh), NSM_ERR_ALIAS);
 }
 
 static CU_TestInfo routh_tests[] = {

@@ -519,8 +519,9 @@ nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn
  * (which need not be convex): every sampled outcome lies in it, it may contain points that are
  * no outcome, and outcomes that were not sampled may lie outside it.
  * idx (npts entries) is scratch; hull needs npts + 1 entries.
+ * Repeated points count once (n identical points give nh = 1).
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (npts = 0 or > NSM_MAX_DIM²),
- * NSM_ERR_NOT_FINITE.
+ * NSM_ERR_ALIAS (any two of x, y, idx, hull, nh overlap), NSM_ERR_NOT_FINITE.
  */
 /*@ requires valid_in: (x == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
                         \valid_read(x + (0 .. npts - 1))) &&

@@ -1,4 +1,5 @@
 /* Outcome sets of an impact (every sequential order, simultaneous, sampled) and a 2-D hull. */
+#include <stdint.h>
 #include "nsmech/contact.h"
 
 /*@ logic integer fact(integer m) = m <= 1 ? 1 : m * fact(m - 1); */
@@ -324,6 +325,31 @@ static int before(double xa, double ya, double xb, double yb)
     return xa < xb || (xa == xb && ya < yb);
 }
 
+/* 1 if the byte ranges [a0, a0 + na) and [b0, b0 + nb) overlap: addresses compared as
+   integers, as in nsm_overlap (the callers convert each typed pointer directly). */
+/*@ requires na <= 16 * NSM_MAX_DIM * NSM_MAX_DIM && nb <= 16 * NSM_MAX_DIM * NSM_MAX_DIM;
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int bytes_overlap(uintptr_t a0, size_t na, uintptr_t b0, size_t nb)
+{
+    if (a0 <= b0) {
+        return b0 - a0 < na ? 1 : 0;
+    }
+    return a0 - b0 < nb ? 1 : 0;
+}
+
+/* 1 if points a and b coincide. */
+/*@ requires npts <= NSM_MAX_DIM * NSM_MAX_DIM && a < npts && b < npts;
+    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
+    assigns \nothing;
+ */
+static int same_point(size_t npts, const double *x, const double *y, size_t a, size_t b)
+{
+    (void)npts; /* the bound of a and b, for the contract */
+    return x[a] == x[b] && y[a] == y[b];
+}
+
 /* Cross product (b - a) × (c - a) of three of the points. */
 /*@ requires npts <= NSM_MAX_DIM * NSM_MAX_DIM;
     requires a < npts && b < npts && c < npts;
@@ -377,6 +403,21 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
     if (npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM) {
         return NSM_ERR_SIZE;
     }
+    size_t ni = npts * sizeof(size_t);
+    size_t nd = npts * sizeof(double);
+    size_t nhb = (npts + 1) * sizeof(size_t);
+    uintptr_t ai = (uintptr_t)idx;
+    uintptr_t ah = (uintptr_t)hull;
+    uintptr_t an = (uintptr_t)nh;
+    uintptr_t ax = (uintptr_t)x;
+    uintptr_t ay = (uintptr_t)y;
+    if (bytes_overlap(ai, ni, ah, nhb) || bytes_overlap(ai, ni, ax, nd) ||
+        bytes_overlap(ai, ni, ay, nd) || bytes_overlap(ah, nhb, ax, nd) ||
+        bytes_overlap(ah, nhb, ay, nd) || bytes_overlap(an, sizeof(size_t), ai, ni) ||
+        bytes_overlap(an, sizeof(size_t), ah, nhb) || bytes_overlap(an, sizeof(size_t), ax, nd) ||
+        bytes_overlap(an, sizeof(size_t), ay, nd)) {
+        return NSM_ERR_ALIAS;
+    }
     if (!nsm_all_finite(npts, x) || !nsm_all_finite(npts, y)) {
         return NSM_ERR_NOT_FINITE;
     }
@@ -399,6 +440,9 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
      */
     for (size_t i = 0; i < npts; i++) {
         size_t p = idx[i];
+        if (i > 0 && same_point(npts, x, y, p, idx[i - 1])) {
+            continue; /* a repeated point adds nothing (and would enter the chain twice) */
+        }
         /*@ loop invariant 0 <= k <= npts + 1;
             loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
             loop assigns k;
@@ -414,7 +458,8 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
     }
     size_t lower = k + 1;
     /* upper chain */
-    /*@ loop invariant 0 <= i <= npts;
+    /*@ loop invariant 0 <= i < npts;
+        loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
         loop invariant 0 <= k <= npts + 1;
         loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
         loop assigns i, k, hull[0 .. npts];
@@ -422,6 +467,9 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
      */
     for (size_t i = npts - 1; i > 0; i--) {
         size_t p = idx[i - 1];
+        if (same_point(npts, x, y, p, idx[i])) {
+            continue;
+        }
         /*@ loop invariant 0 <= k <= npts + 1;
             loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
             loop assigns k;
