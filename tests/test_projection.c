@@ -965,6 +965,19 @@ static void test_bad_dynamics(void)
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, 10), NSM_ERR_WORKSPACE);
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, f, w, lw), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, w + 1, w, lw), NSM_ERR_ALIAS);
+    /* info over an output (or the workspace) is rejected, the output left as it was; it was
+       once accepted with q̈ overwritten */
+    double big[8] = {7, 7, 7, 7, 7, 7, 7, 7};
+    nsm_proj_info *over = (nsm_proj_info *)(void *)big;
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(n, m, M, C, A, Ad, f, fg, qd, &o, big, fc, over, NULL, NULL,
+                                      w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(big[0], 7.0);
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(n, m, M, C, A, Ad, f, fg, qd, &o, qdd, fc,
+                                      (nsm_proj_info *)(void *)(w + 2), NULL, NULL, w, lw),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(n, m, M, C, A, Ad, f, fg, qd, &o, qdd, fc,
+                                      (nsm_proj_info *)(void *)f, NULL, NULL, w, lw),
+                    NSM_ERR_ALIAS);
     o.mu_mode = NSM_MU_GIVEN;
     o.mu = 0.0;
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_ARG);

@@ -363,8 +363,8 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (n = 0, n or m > NSM_MAX_DIM),
  * NSM_ERR_ARG (options out of domain), NSM_ERR_NOT_FINITE (any input), NSM_ERR_NOT_SPD (M not
  * symmetric within sym_rtol, M not positive definite, μ* <= 0 or M̄ not factorisable),
- * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (an output overlaps an input, another output or work),
- * NSM_ERR_NO_CONVERGENCE (SVD).
+ * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (an output, info included, overlaps an input, another output
+ * or work), NSM_ERR_NO_CONVERGENCE (SVD).
  */
 /*@ requires valid_in: (M == \null || \valid_read(M + (0 .. n*n - 1))) &&
                        (C == \null || \valid_read(C + (0 .. n*n - 1))) &&

@@ -55,6 +55,47 @@ static int hits_inputs(const double *o, size_t no, size_t n, size_t la, const do
     return bad != 0 ? 1 : 0;
 }
 
+/* 1 if the bytes of *info overlap the doubles [a, a + na) (integer address comparison, as in
+   nsm_overlap). */
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int info_hit(const nsm_proj_info *info, const double *a, size_t na)
+{
+    if (na == 0u) {
+        return 0;
+    }
+    uintptr_t i0 = (uintptr_t)info;
+    uintptr_t a0 = (uintptr_t)a;
+    if (i0 <= a0) {
+        return a0 - i0 < sizeof(nsm_proj_info) ? 1 : 0;
+    }
+    return (i0 - a0) / sizeof(double) < na ? 1 : 0;
+}
+
+/* 1 if info overlaps an input, an output or the used workspace (it is written last, so an
+   overlap would overwrite a result already computed). Lengths 0 for absent arrays. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires lens: (lfc == 0 || lfc == n) && (lp == 0 || lp == n*n) && (lmb == 0 || lmb == n*n);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int dyn_info_alias(size_t n, size_t m, const double *M, const double *C,
+                          const double *A, const double *Adot, const double *f,
+                          const double *fg, const double *qd, const double *qdd,
+                          const double *fc, size_t lfc, const double *P, size_t lp,
+                          const double *Mbar, size_t lmb, const double *work, size_t need,
+                          const nsm_proj_info *info)
+{
+    size_t nn = n * n;
+    size_t la = n * m;
+    int bad = info_hit(info, M, nn) | info_hit(info, C, nn) | info_hit(info, A, la) |
+              info_hit(info, Adot, la) | info_hit(info, f, n) | info_hit(info, fg, n) |
+              info_hit(info, qd, n) | info_hit(info, qdd, n) | info_hit(info, fc, lfc) |
+              info_hit(info, P, lp) | info_hit(info, Mbar, lmb) | info_hit(info, work, need);
+    return bad != 0 ? 1 : 0;
+}
+
 /* 1 if outputs overlap inputs, the used workspace [work, work + need) or each other.
    Optional outputs have length 0 when absent. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
@@ -299,6 +340,10 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
     /*@ assert room: 2*nm + 5*nn + 8*n + 2*m <= lwork; */
     if (dyn_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, fc != NULL ? n : 0u, P,
                   P != NULL ? nn : 0u, Mbar, Mbar != NULL ? nn : 0u, work, need)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (dyn_info_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, fc != NULL ? n : 0u, P,
+                       P != NULL ? nn : 0u, Mbar, Mbar != NULL ? nn : 0u, work, need, info)) {
         return NSM_ERR_ALIAS;
     }
     if (!dyn_finite(n, m, M, C, A, Adot, f, fg, qd)) {
