@@ -3,6 +3,7 @@
 #
 #   make            static and shared libraries in build/
 #   make check      set-up, unit + property tests, the same under ASan/UBSan, then proofs
+#                   and the proved client
 #   make demo       set-up, build and run the examples (CSV + PNG under build/demo/)
 #   make bench      benchmarks (timings printed, nothing asserted)
 #   make prove      Frama-C/WP over every source file; fails on any unproved goal
