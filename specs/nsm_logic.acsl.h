@@ -6,8 +6,11 @@
 #define NSM_LOGIC_ACSL_H
 
 /*@
-  // Exact-real functional clauses go through IDEAL(...) in contracts: they hold in the real
-  // model only, and are switched off for IEEE-level tools (-DNSM_EVA, -DNSM_RUNTIME_CHECK).
+  // Functional clauses on doubles are written directly in the contracts: no macro wraps
+  // them and no build flag removes them. Every nsmech proof reads them in the real model
+  // (-wp-model real), where they are exact-real statements; what they mean for IEEE doubles
+  // is in docs/proofs.md. valid_mat_r, valid_mat and small_dim below are not used by any
+  // current contract.
 
   // An m×n row-major block starting at A is readable / writable.
   predicate valid_mat_r{L}(double *A, integer m, integer n) =
