@@ -908,7 +908,9 @@ static void test_hull(void)
     x[2] = 1.0;
     nh = 77;
     CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, hull, hull, &nh), NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, hull + 1, &nh), NSM_OK);
+    size_t both[9]; /* idx (4) and hull (5) side by side: adjacent, not overlapping */
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, both, both + 4, &nh), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, both, both + 3, &nh), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, idx, &nh), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, idx, hull, &hull[2]), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, (size_t *)(void *)y, hull, &nh), NSM_ERR_ALIAS);
