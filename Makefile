@@ -6,7 +6,8 @@
 #                   and the proved client
 #   make demo       set-up, build and run the examples (CSV + PNG under build/demo/)
 #   make bench      benchmarks (timings printed, nothing asserted)
-#   make prove      Frama-C/WP over every source file; fails on any unproved goal
+#   make prove      Frama-C/WP over every source file; fails on any unproved goal (prover
+#                   results cached in proofs/wp-cache; make prove-full ignores the cache)
 #   make proved-client  a user's controller proved against the installed headers, built, run
 #   make install    PREFIX=/usr/local: headers, libraries, nsmech.pc
 #
@@ -59,7 +60,7 @@ BENCH_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang tools test asan prove proved-client demo bench install \
+.PHONY: all deps check compile-clang tools test asan prove prove-full proved-client demo bench install \
         uninstall clean examples
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
@@ -110,6 +111,10 @@ asan: $(ASAN_BIN)
 
 prove: | $(STAMP_CHECK)
 	@bash proofs/prove.sh
+
+# The same proofs without the prover cache (proofs/wp-cache): every goal goes to the provers.
+prove-full: | $(STAMP_CHECK)
+	@NSM_WP_CACHE=none bash proofs/prove.sh
 
 # A user's controller proved against the INSTALLED headers and ACSL logic only
 # (docs/proving-clients.md): install into build/stage, prove examples/proved_client/client.c

@@ -1,20 +1,29 @@
 #!/bin/bash
-# make prove: Frama-C/WP with -wp-rte over every source file, one run per module (src/<module>).
-# Options: proofs/common.opts, plus proofs/<module>.opts when present (one option per line).
-# Modules run NSM_PROVE_JOBS at a time (default 2: WP's goal generation is sequential, so two
-# modules keep both cores busy). Prints a table (module, goals, proved, seconds) and exits
-# non-zero if any goal is unproved, if Frama-C warns, or if a module's report is missing.
+# make prove: Frama-C/WP with -wp-rte over every source file.
+#
+# One Frama-C run per source file (src/<module>/<file>.c), with proofs/common.opts plus
+# proofs/<module>.opts when present (one option per line). Files run NSM_PROVE_JOBS at a time
+# (default 2: WP's goal generation is sequential), the largest files first so that the pool
+# ends together. ACSL lemmas are proved once per module (a run of their own), not once per file.
+#
+# Prover results are cached in proofs/wp-cache (WP's -wp-cache, keyed by a hash of the goal as
+# sent to the prover and of the prover): a goal whose text is unchanged is not sent to the
+# prover again; any change to code, contract or options changes the hash and the goal is
+# proved afresh. NSM_WP_CACHE selects the mode (default update: use the cache, prove misses,
+# store their results); `make prove-full` sets none (every goal proved by the provers).
+#
+# Prints a table per module (goals, proved, seconds summed over its files, slowest file) and
+# exits non-zero if any goal is unproved, if Frama-C warns, or if a report is missing.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 out=build/proofs
+cache_dir=$PWD/proofs/wp-cache
+cache_mode=${NSM_WP_CACHE:-update}
 mkdir -p "$out"
-# Default: every module, the longest proofs first so that the job pool ends together.
+[ "$cache_mode" = none ] || mkdir -p "$cache_dir"
+
 default_modules() {
-    local m known="projection linalg contact check setvalued base"
-    echo "$known"
-    for m in $(ls -d src/*/ | xargs -n1 basename); do
-        case " $known " in *" $m "*) ;; *) echo "$m" ;; esac
-    done
+    ls -d src/*/ | xargs -n1 basename
 }
 modules=${NSM_PROVE_MODULES:-$(default_modules)}
 jobs=${NSM_PROVE_JOBS:-2}
@@ -30,64 +39,99 @@ d = json.load(open(sys.argv[1]))
 print(d.get("wp:global", {}).get("wp:main", {}).get(sys.argv[2], 0))' "$1" "$2" 2>/dev/null || echo 0
 }
 
-# Proves one module; leaves "<goals> <valid> <seconds> <rc>" in build/proofs/<module>.result.
-prove_module() {
-    local mod=$1 log="$out/$1.log" json="$out/$1.json"
-    local files
-    files=$(ls src/"$mod"/*.c 2>/dev/null)
-    rm -f "$json" "$out/$mod.result"
-    read_opts proofs/common.opts > "$out/$mod.opts"
-    if [ -f proofs/"$mod".opts ]; then
-        read_opts proofs/"$mod".opts >> "$out/$mod.opts"
+# Runs one job: a module's lemmas (unit "<module>/lemmas") or one file's functions (unit
+# "<module>/<file>"). Leaves "<goals> <valid> <seconds> <rc>" in build/proofs/<id>.result.
+prove_unit() {
+    local mod=$1 unit=$2
+    local id="$mod.$unit"
+    local log="$out/$id.log" json="$out/$id.json"
+    local files sel
+    if [ "$unit" = lemmas ]; then
+        files=$(ls src/"$mod"/*.c)
+        sel=(-wp-prop=@lemma)
+    else
+        files=src/$mod/$unit.c
+        sel=(-wp-prop=-@lemma)
     fi
+    rm -f "$json" "$out/$id.result"
     local args=()
-    while IFS= read -r o; do [ -n "$o" ] && args+=("$o"); done < "$out/$mod.opts"
+    while IFS= read -r o; do [ -n "$o" ] && args+=("$o"); done < <(
+        read_opts proofs/common.opts
+        if [ -f proofs/"$mod".opts ]; then read_opts proofs/"$mod".opts; fi)
+    if [ "$cache_mode" != none ]; then
+        args+=(-wp-cache "$cache_mode" -wp-cache-dir "$cache_dir")
+    fi
     local start rc secs goals=0 valid=0
     start=$(date +%s)
     # shellcheck disable=SC2086
     frama-c -report-classify -report-unclassified-unknown ERROR \
-        -report-unclassified-warning ERROR -report-output "$out/$mod.classify.json" \
-        "${args[@]}" -wp-report-json "$json" $files -then -report-classify > "$log" 2>&1
+        -report-unclassified-warning ERROR -report-output "$out/$id.classify.json" \
+        "${args[@]}" "${sel[@]}" -wp-report-json "$json" $files -then -report-classify \
+        > "$log" 2>&1
     rc=$?
     secs=$(( $(date +%s) - start ))
     if [ -f "$json" ]; then
         goals=$(json_count "$json" total)
         valid=$(json_count "$json" valid)
+    elif [ "$rc" -eq 0 ] && grep -q 'No proof obligations' "$log"; then
+        : # a unit with nothing to prove (e.g. a module without lemmas)
     fi
-    echo "$goals $valid $secs $rc" > "$out/$mod.result"
+    echo "$goals $valid $secs $rc" > "$out/$id.result"
 }
 
-running=0
+# The job list, largest file first (size is a good proxy for proof time).
+units=()
 for mod in $modules; do
     ls src/"$mod"/*.c > /dev/null 2>&1 || continue
+    units+=("0 $mod lemmas")
+    for f in src/"$mod"/*.c; do
+        units+=("$(wc -c < "$f") $mod $(basename "$f" .c)")
+    done
+done
+rm -f "$out"/*.result
+start_all=$(date +%s)
+running=0
+while read -r _ mod unit; do
     if [ "$running" -ge "$jobs" ]; then
         wait -n
         running=$((running - 1))
     fi
-    prove_module "$mod" &
+    prove_unit "$mod" "$unit" &
     running=$((running + 1))
-done
+done < <(printf '%s\n' "${units[@]}" | sort -rn)
 wait
+wall=$(( $(date +%s) - start_all ))
 
 fail=0
 total_goals=0
 total_valid=0
-printf '%-12s %7s %7s %8s  %s\n' module goals proved seconds status > "$out/table.txt"
+printf '%-12s %7s %7s %8s  %-28s %s\n' module goals proved seconds "slowest file (s)" status \
+    > "$out/table.txt"
 for mod in $modules; do
     ls src/"$mod"/*.c > /dev/null 2>&1 || continue
-    goals=0; valid=0; secs=0; rc=1
-    if [ -f "$out/$mod.result" ]; then
-        read -r goals valid secs rc < "$out/$mod.result"
+    mg=0; mv=0; ms=0; status=ok; slow=""; slow_s=-1
+    for r in "$out/$mod".*.result; do
+        unit=$(basename "$r" .result); unit=${unit#"$mod".}
+        goals=0; valid=0; secs=0; rc=1
+        [ -f "$r" ] && read -r goals valid secs rc < "$r"
+        if [ "$rc" -ne 0 ] || [ "$goals" -ne "$valid" ] ||
+           { [ "$goals" -eq 0 ] && [ "$unit" != lemmas ]; }; then
+            status="FAILED (see $out/$mod.$unit.log)"
+            fail=1
+        fi
+        mg=$((mg + goals)); mv=$((mv + valid)); ms=$((ms + secs))
+        if [ "$secs" -gt "$slow_s" ] && [ "$unit" != lemmas ]; then slow_s=$secs; slow="$unit.c ($secs)"; fi
+    done
+    n_units=$(ls "$out/$mod".*.result 2>/dev/null | wc -l)
+    if [ "$n_units" -ne $(( $(ls src/"$mod"/*.c | wc -l) + 1 )) ]; then
+        status="FAILED (a report is missing)"; fail=1
     fi
-    status=ok
-    if [ "$rc" -ne 0 ] || [ "$goals" -eq 0 ] || [ "$goals" -ne "$valid" ]; then
-        status="FAILED (see $out/$mod.log)"
-        fail=1
-    fi
-    total_goals=$((total_goals + goals)); total_valid=$((total_valid + valid))
-    printf '%-12s %7s %7s %8s  %s\n' "$mod" "$goals" "$valid" "$secs" "$status" >> "$out/table.txt"
+    total_goals=$((total_goals + mg)); total_valid=$((total_valid + mv))
+    printf '%-12s %7s %7s %8s  %-28s %s\n' "$mod" "$mg" "$mv" "$ms" "$slow" "$status" \
+        >> "$out/table.txt"
 done
-printf '%-12s %7s %7s\n' total "$total_goals" "$total_valid" >> "$out/table.txt"
+printf '%-12s %7s %7s %8s  (wall %s s, %s jobs, cache %s)\n' total "$total_goals" "$total_valid" \
+    "" "$wall" "$jobs" "$cache_mode" >> "$out/table.txt"
 cat "$out/table.txt"
 if [ "$fail" -ne 0 ]; then
     echo "prove: unproved goals or warnings; first lines of interest:" >&2

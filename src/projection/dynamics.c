@@ -310,19 +310,42 @@ int nsm_proj_i_opts_ok(const nsm_proj_opts *o)
     return 1;
 }
 
-nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *C,
-                             const double *A, const double *Adot, const double *f,
-                             const double *fg, const double *qd, const nsm_proj_opts *opts,
-                             double *qdd, double *fc, nsm_proj_info *info, double *P,
-                             double *Mbar, double *work, size_t lwork)
+/* The value checks of nsm_proj_dynamics on non-null arguments of valid size, in the order
+   of its error list (nothing is written). NSM_OK means the preconditions of dyn_run hold. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                       \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                       \valid_read(qd + (0 .. n - 1));
+    requires valid_a: m == 0 || (\valid_read(A + (0 .. m*n - 1)) &&
+                                 \valid_read(Adot + (0 .. m*n - 1)));
+    requires valid_opts: opts == \null || \valid_read(opts);
+    requires valid_out: \valid_read(qdd + (0 .. n - 1)) &&
+                        (fc == \null || \valid_read(fc + (0 .. n - 1))) &&
+                        (P == \null || \valid_read(P + (0 .. n*n - 1))) &&
+                        (Mbar == \null || \valid_read(Mbar + (0 .. n*n - 1)));
+    requires valid_work: \valid_read(work + (0 .. lwork - 1));
+    assigns \nothing;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                    \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD;
+    ensures bad_opts: opts != \null && (!(0 <= opts->rank_rtol < 1) ||
+                        !(opts->sym_rtol >= 0) ||
+                        (opts->mu_mode != NSM_MU_OPTIMAL && opts->mu_mode != NSM_MU_GIVEN) ||
+                        (opts->mu_mode == NSM_MU_GIVEN && !(opts->mu > 0)))
+                      ==> \result == NSM_ERR_ARG;
+    ensures room: \result == NSM_OK ==> 2*n*m + 5*n*n + 8*n + 2*m <= lwork;
+    ensures opts_ok: \result == NSM_OK && opts != \null ==>
+                     0 <= opts->rank_rtol < 1 &&
+                     (opts->mu_mode == NSM_MU_OPTIMAL || opts->mu_mode == NSM_MU_GIVEN) &&
+                     (opts->mu_mode == NSM_MU_GIVEN ==> opts->mu > 0);
+ */
+static nsm_status dyn_check(size_t n, size_t m, const double *M, const double *C,
+                            const double *A, const double *Adot, const double *f,
+                            const double *fg, const double *qd, const nsm_proj_opts *opts,
+                            const double *qdd, const double *fc, const nsm_proj_info *info,
+                            const double *P, const double *Mbar, const double *work,
+                            size_t lwork)
 {
-    if (M == NULL || C == NULL || f == NULL || fg == NULL || qd == NULL || qdd == NULL ||
-        info == NULL || work == NULL || (m > 0u && (A == NULL || Adot == NULL))) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
-        return NSM_ERR_SIZE;
-    }
     nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
     if (opts != NULL) {
         o = *opts;
@@ -335,15 +358,12 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
         return NSM_ERR_WORKSPACE;
     }
     size_t nn = n * n;
-    size_t nm = n * m;
-    /*@ assert bounds: nn <= NSM_MAX_DIM * NSM_MAX_DIM && nm <= NSM_MAX_DIM * NSM_MAX_DIM; */
-    /*@ assert room: 2*nm + 5*nn + 8*n + 2*m <= lwork; */
-    if (dyn_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, fc != NULL ? n : 0u, P,
-                  P != NULL ? nn : 0u, Mbar, Mbar != NULL ? nn : 0u, work, need)) {
-        return NSM_ERR_ALIAS;
-    }
-    if (dyn_info_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, fc != NULL ? n : 0u, P,
-                       P != NULL ? nn : 0u, Mbar, Mbar != NULL ? nn : 0u, work, need, info)) {
+    size_t lfc = fc != NULL ? n : 0u;
+    size_t lp = P != NULL ? nn : 0u;
+    size_t lmb = Mbar != NULL ? nn : 0u;
+    if (dyn_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, lfc, P, lp, Mbar, lmb, work, need) ||
+        dyn_info_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, lfc, P, lp, Mbar, lmb, work,
+                       need, info)) {
         return NSM_ERR_ALIAS;
     }
     if (!dyn_finite(n, m, M, C, A, Adot, f, fg, qd)) {
@@ -352,6 +372,48 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
     if (!nsm_is_symmetric(n, M, o.sym_rtol)) {
         return NSM_ERR_NOT_SPD;
     }
+    return NSM_OK;
+}
+
+/* The computation of nsm_proj_dynamics on checked arguments: the workspace carved in one
+   place, then the pipeline SPD check → projector and PMP → μ and M̄ → q̈ and f_c → outputs. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires room: 2*n*m + 5*n*n + 8*n + 2*m <= lwork;
+    requires rtol: 0 <= rtol < 1;
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                       \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                       \valid_read(qd + (0 .. n - 1));
+    requires valid_a: m == 0 || (\valid_read(A + (0 .. m*n - 1)) &&
+                                 \valid_read(Adot + (0 .. m*n - 1)));
+    requires valid_out: \valid(qdd + (0 .. n - 1)) && \valid(info) &&
+                        (fc == \null || \valid(fc + (0 .. n - 1))) &&
+                        (P == \null || \valid(P + (0 .. n*n - 1))) &&
+                        (Mbar == \null || \valid(Mbar + (0 .. n*n - 1)));
+    requires valid_work: \valid(work + (0 .. lwork - 1));
+    assigns qdd[0 .. n - 1], fc[0 .. n - 1], *info, P[0 .. n*n - 1], Mbar[0 .. n*n - 1],
+            work[0 .. lwork - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                    \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
+                    \result == NSM_ERR_NO_CONVERGENCE || \result == NSM_ERR_RANK;
+    ensures info: \result == NSM_OK ==> info->rank <= n && info->rank <= m && info->mu > 0;
+    ensures sym_P: \result == NSM_OK && P != \null &&
+                   \separated(&info->mu, P + (0 .. n*n - 1)) &&
+                   (Mbar == \null || \separated(P + (0 .. n*n - 1), Mbar + (0 .. n*n - 1))) ==>
+                   nsm_sym(P, n);
+    ensures sym_Mbar: \result == NSM_OK && Mbar != \null &&
+                      \separated(&info->mu, Mbar + (0 .. n*n - 1)) ==> nsm_sym(Mbar, n);
+ */
+static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
+                          const double *A, const double *Adot, const double *f,
+                          const double *fg, const double *qd, double rtol, nsm_mu_mode mode,
+                          double mu_given, int check_spd, double *qdd, double *fc,
+                          nsm_proj_info *info, double *P, double *Mbar, double *work,
+                          size_t lwork)
+{
+    size_t nn = n * n;
+    size_t nm = n * m;
+    /*@ assert bounds: nn <= NSM_MAX_DIM * NSM_MAX_DIM && nm <= NSM_MAX_DIM * NSM_MAX_DIM; */
     double *X = work;
     double *Y = work + nm;
     double *Qw = work + 2u * nm;
@@ -364,19 +426,19 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
     size_t own = 2u * nm + 5u * nn + 8u * n + 2u * m;
     double *W = work + own;
     size_t lw = lwork - own;
-    if (o.check_spd) {
+    if (check_spd) {
         nsm_proj_i_copy(nn, M, L);
         if (nsm_chol_factor(n, L) != NSM_OK) {
             return NSM_ERR_NOT_SPD;
         }
     }
     size_t r = 0;
-    nsm_status st = dyn_pmp(n, m, M, A, o.rank_rtol, X, Y, Qw, Pw, T, Bw, W, lw, &r);
+    nsm_status st = dyn_pmp(n, m, M, A, rtol, X, Y, Qw, Pw, T, Bw, W, lw, &r);
     if (st != NSM_OK) {
         return st;
     }
     double mu = 0.0;
-    st = dyn_mbar(n, r, M, Bw, Qw, o.mu_mode, o.mu, T, L, &mu);
+    st = dyn_mbar(n, r, M, Bw, Qw, mode, mu_given, T, L, &mu);
     if (st != NSM_OK) {
         return st;
     }
@@ -390,6 +452,34 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
     }
     dyn_outputs(n, Pw, T, r, mu, P, Mbar, info);
     return NSM_OK;
+}
+
+/* Null and size checks, the value checks, then the computation (nothing is written on an
+   argument error). */
+nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *C,
+                             const double *A, const double *Adot, const double *f,
+                             const double *fg, const double *qd, const nsm_proj_opts *opts,
+                             double *qdd, double *fc, nsm_proj_info *info, double *P,
+                             double *Mbar, double *work, size_t lwork)
+{
+    if (M == NULL || C == NULL || f == NULL || fg == NULL || qd == NULL || qdd == NULL ||
+        info == NULL || work == NULL || (m > 0u && (A == NULL || Adot == NULL))) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
+        return NSM_ERR_SIZE;
+    }
+    nsm_status st = dyn_check(n, m, M, C, A, Adot, f, fg, qd, opts, qdd, fc, info, P, Mbar,
+                              work, lwork);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
+    if (opts != NULL) {
+        o = *opts;
+    }
+    return dyn_run(n, m, M, C, A, Adot, f, fg, qd, o.rank_rtol, o.mu_mode, o.mu, o.check_spd,
+                   qdd, fc, info, P, Mbar, work, lwork);
 }
 
 /* Vectors: V = [lq, lt, v1, v2, v3, v5, qdd, fc] (8n), Z = [a, b] (2m).

@@ -22,16 +22,25 @@ int nsm_proj_i_rtol_ok(double rtol)
     return (rtol >= 0.0 && rtol < 1.0) ? 1 : 0;
 }
 
-nsm_status nsm_proj_projector(size_t n, size_t m, const double *A, double rtol, size_t *rank,
-                              double *P, double *Q, double *Apinv, double *work, size_t lwork)
+/* The value checks of nsm_proj_projector on non-null arguments of valid size, in the order
+   of its error list (nothing is written). NSM_OK means the preconditions of projector_run
+   hold. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires valid_A: m == 0 || \valid_read(A + (0 .. m*n - 1));
+    requires valid_out: \valid_read(P + (0 .. n*n - 1)) && \valid_read(Q + (0 .. n*n - 1));
+    requires valid_X: m == 0 || \valid_read(Apinv + (0 .. n*m - 1));
+    requires valid_work: \valid_read(work + (0 .. lwork - 1));
+    assigns \nothing;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                    \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                    \result == NSM_ERR_NOT_FINITE;
+    ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
+    ensures ok: \result == NSM_OK ==> 0 <= rtol < 1 && n*m + n*n <= lwork;
+ */
+static nsm_status projector_check(size_t n, size_t m, const double *A, double rtol,
+                                  const double *P, const double *Q, const double *Apinv,
+                                  const double *work, size_t lwork)
 {
-    if (rank == NULL || P == NULL || Q == NULL || work == NULL ||
-        (m > 0u && (A == NULL || Apinv == NULL))) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
-        return NSM_ERR_SIZE;
-    }
     if (!nsm_proj_i_rtol_ok(rtol)) {
         return NSM_ERR_ARG;
     }
@@ -41,19 +50,43 @@ nsm_status nsm_proj_projector(size_t n, size_t m, const double *A, double rtol, 
     if (need == 0u || lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    const double *Pc = P;
-    const double *Qc = Q;
-    const double *Xc = Apinv;
-    if (nsm_proj_i_overlap(Pc, nn, Q, nn) || nsm_proj_i_overlap(Pc, nn, A, nm) ||
-        nsm_proj_i_overlap(Qc, nn, A, nm) || nsm_proj_i_overlap(Pc, nn, work, need) ||
-        nsm_proj_i_overlap(Qc, nn, work, need) || nsm_proj_i_overlap(Xc, nm, P, nn) ||
-        nsm_proj_i_overlap(Xc, nm, Q, nn) || nsm_proj_i_overlap(Xc, nm, A, nm) ||
-        nsm_proj_i_overlap(Xc, nm, work, need) || nsm_proj_i_overlap(A, nm, work, need)) {
+    if (nsm_proj_i_overlap(P, nn, Q, nn) || nsm_proj_i_overlap(P, nn, A, nm) ||
+        nsm_proj_i_overlap(Q, nn, A, nm) || nsm_proj_i_overlap(P, nn, work, need) ||
+        nsm_proj_i_overlap(Q, nn, work, need) || nsm_proj_i_overlap(Apinv, nm, P, nn) ||
+        nsm_proj_i_overlap(Apinv, nm, Q, nn) || nsm_proj_i_overlap(Apinv, nm, A, nm) ||
+        nsm_proj_i_overlap(Apinv, nm, work, need) || nsm_proj_i_overlap(A, nm, work, need)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(nm, A)) {
         return NSM_ERR_NOT_FINITE;
     }
+    return NSM_OK;
+}
+
+/* P, Q, A⁺ and the rank on checked arguments: A⁺ by nsm_pinv into work, Q₀ = A⁺A, then the
+   symmetric Q and P. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires rtol: 0 <= rtol < 1;
+    requires room: n*m + n*n <= lwork;
+    requires valid_A: m == 0 || \valid_read(A + (0 .. m*n - 1));
+    requires valid_out: \valid(rank) && \valid(P + (0 .. n*n - 1)) && \valid(Q + (0 .. n*n - 1));
+    requires valid_X: m == 0 || \valid(Apinv + (0 .. n*m - 1));
+    requires valid_work: \valid(work + (0 .. lwork - 1));
+    assigns *rank, P[0 .. n*n - 1], Q[0 .. n*n - 1], Apinv[0 .. n*m - 1], work[0 .. lwork - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                    \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NO_CONVERGENCE ||
+                    \result == NSM_ERR_RANK;
+    ensures rank_bound: \result == NSM_OK ==> *rank <= n && *rank <= m;
+    ensures sym_P: \result == NSM_OK ==> nsm_sym(P, n);
+    ensures sym_Q: \result == NSM_OK && \separated(P + (0 .. n*n - 1), Q + (0 .. n*n - 1)) ==>
+                   nsm_sym(Q, n);
+ */
+static nsm_status projector_run(size_t n, size_t m, const double *A, double rtol, size_t *rank,
+                                double *P, double *Q, double *Apinv, double *work, size_t lwork)
+{
+    size_t nn = n * n;
+    size_t nm = n * m;
     size_t r = 0;
     double *X = work;
     double *Qr = work + nm;
@@ -82,6 +115,25 @@ nsm_status nsm_proj_projector(size_t n, size_t m, const double *A, double rtol, 
     return NSM_OK;
 }
 
+/* Null and size checks, the value checks, then the computation (nothing is written on an
+   argument error). */
+nsm_status nsm_proj_projector(size_t n, size_t m, const double *A, double rtol, size_t *rank,
+                              double *P, double *Q, double *Apinv, double *work, size_t lwork)
+{
+    if (rank == NULL || P == NULL || Q == NULL || work == NULL ||
+        (m > 0u && (A == NULL || Apinv == NULL))) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
+        return NSM_ERR_SIZE;
+    }
+    nsm_status st = projector_check(n, m, A, rtol, P, Q, Apinv, work, lwork);
+    if (st != NSM_OK) {
+        return st;
+    }
+    return projector_run(n, m, A, rtol, rank, P, Q, Apinv, work, lwork);
+}
+
 size_t nsm_proj_rates_work(size_t n)
 {
     if (!nsm_dim_ok(n)) {
@@ -90,32 +142,37 @@ size_t nsm_proj_rates_work(size_t n)
     return n * n;
 }
 
-nsm_status nsm_proj_rates(size_t n, size_t m, const double *Apinv, const double *Adot,
-                          const double *P, double *Lambda, double *Pdot, double *work,
-                          size_t lwork)
+/* The value checks of nsm_proj_rates on non-null arguments of valid size, in the order of
+   its error list (nothing is written). NSM_OK means the preconditions of rates_run hold. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires valid_in: m == 0 || (\valid_read(Apinv + (0 .. n*m - 1)) &&
+                                  \valid_read(Adot + (0 .. m*n - 1)));
+    requires valid_L: \valid_read(Lambda + (0 .. n*n - 1));
+    requires valid_Pd: Pdot == \null || (\valid_read(Pdot + (0 .. n*n - 1)) &&
+                       \valid_read(P + (0 .. n*n - 1)) && work != \null &&
+                       \valid_read(work + (0 .. lwork - 1)));
+    assigns \nothing;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_WORKSPACE ||
+                    \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+    ensures room: \result == NSM_OK && Pdot != \null ==> n*n <= lwork;
+ */
+static nsm_status rates_check(size_t n, size_t m, const double *Apinv, const double *Adot,
+                              const double *P, const double *Lambda, const double *Pdot,
+                              const double *work, size_t lwork)
 {
-    if (Lambda == NULL || (m > 0u && (Apinv == NULL || Adot == NULL)) ||
-        (Pdot != NULL && (P == NULL || work == NULL))) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
-        return NSM_ERR_SIZE;
-    }
     size_t nn = n * n;
     size_t nm = n * m;
     if (Pdot != NULL && lwork < nn) {
         return NSM_ERR_WORKSPACE;
     }
-    const double *Lc = Lambda;
-    if (nsm_proj_i_overlap(Lc, nn, Apinv, nm) || nsm_proj_i_overlap(Lc, nn, Adot, nm)) {
+    if (nsm_proj_i_overlap(Lambda, nn, Apinv, nm) || nsm_proj_i_overlap(Lambda, nn, Adot, nm)) {
         return NSM_ERR_ALIAS;
     }
     if (Pdot != NULL) {
-        const double *Dc = Pdot;
-        if (nsm_proj_i_overlap(Lc, nn, Pdot, nn) || nsm_proj_i_overlap(Lc, nn, P, nn) ||
-            nsm_proj_i_overlap(Lc, nn, work, nn) || nsm_proj_i_overlap(Dc, nn, Apinv, nm) ||
-            nsm_proj_i_overlap(Dc, nn, Adot, nm) || nsm_proj_i_overlap(Dc, nn, P, nn) ||
-            nsm_proj_i_overlap(Dc, nn, work, nn) || nsm_proj_i_overlap(Apinv, nm, work, nn) ||
+        if (nsm_proj_i_overlap(Lambda, nn, Pdot, nn) || nsm_proj_i_overlap(Lambda, nn, P, nn) ||
+            nsm_proj_i_overlap(Lambda, nn, work, nn) || nsm_proj_i_overlap(Pdot, nn, Apinv, nm) ||
+            nsm_proj_i_overlap(Pdot, nn, Adot, nm) || nsm_proj_i_overlap(Pdot, nn, P, nn) ||
+            nsm_proj_i_overlap(Pdot, nn, work, nn) || nsm_proj_i_overlap(Apinv, nm, work, nn) ||
             nsm_proj_i_overlap(Adot, nm, work, nn) || nsm_proj_i_overlap(P, nn, work, nn)) {
             return NSM_ERR_ALIAS;
         }
@@ -126,6 +183,27 @@ nsm_status nsm_proj_rates(size_t n, size_t m, const double *Apinv, const double 
     if (!nsm_all_finite(nm, Apinv) || !nsm_all_finite(nm, Adot)) {
         return NSM_ERR_NOT_FINITE;
     }
+    return NSM_OK;
+}
+
+/* Λ and, when wanted, Ṗ on checked arguments. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    requires valid_in: m == 0 || (\valid_read(Apinv + (0 .. n*m - 1)) &&
+                                  \valid_read(Adot + (0 .. m*n - 1)));
+    requires valid_L: \valid(Lambda + (0 .. n*n - 1));
+    requires valid_Pd: Pdot == \null || (\valid(Pdot + (0 .. n*n - 1)) &&
+                       \valid_read(P + (0 .. n*n - 1)) && n*n <= lwork &&
+                       \valid(work + (0 .. lwork - 1)));
+    assigns Lambda[0 .. n*n - 1], Pdot[0 .. n*n - 1], work[0 .. lwork - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_WORKSPACE ||
+                    \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+    ensures sym_Pdot: \result == NSM_OK && Pdot != \null ==> nsm_sym(Pdot, n);
+ */
+static nsm_status rates_run(size_t n, size_t m, const double *Apinv, const double *Adot,
+                            const double *P, double *Lambda, double *Pdot, double *work,
+                            size_t lwork)
+{
+    (void)lwork; /* bounds the written workspace in the contract only */
     /* Λ = −A⁺Ȧ; m = 0 gives Λ = 0 (gemm with k = 0 and beta = 0). */
     nsm_status st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, m, -1.0, Apinv, Adot, 0.0,
                              Lambda);
@@ -139,6 +217,26 @@ nsm_status nsm_proj_rates(size_t n, size_t m, const double *Apinv, const double 
     }
     nsm_proj_i_sym_plus(n, work, 1.0, 0.0, work, Pdot);
     return NSM_OK;
+}
+
+/* Null and size checks, the value checks, then the computation (nothing is written on an
+   argument error). */
+nsm_status nsm_proj_rates(size_t n, size_t m, const double *Apinv, const double *Adot,
+                          const double *P, double *Lambda, double *Pdot, double *work,
+                          size_t lwork)
+{
+    if (Lambda == NULL || (m > 0u && (Apinv == NULL || Adot == NULL)) ||
+        (Pdot != NULL && (P == NULL || work == NULL))) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
+        return NSM_ERR_SIZE;
+    }
+    nsm_status st = rates_check(n, m, Apinv, Adot, P, Lambda, Pdot, work, lwork);
+    if (st != NSM_OK) {
+        return st;
+    }
+    return rates_run(n, m, Apinv, Adot, P, Lambda, Pdot, work, lwork);
 }
 
 nsm_status nsm_proj_omega(size_t n, const double *Lambda, double *Omega)
