@@ -279,20 +279,33 @@ static nsm_status nsm_proj_i_unit(size_t n, const double *v, double ztol, nsm_un
     return NSM_ERR_ARG;
 }
 
-nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R,
-                            const double *Gamma, const double *fg, const double *q,
-                            const double *qstar, const double *qd, const double *xi,
-                            const nsm_proj_gains *gains, double *f, double *u,
-                            nsm_unit_case *eta_case, double *work, size_t lwork)
+/* The value checks of nsm_proj_control on non-null arguments of valid size, in the order of
+   its error list (nothing is written). NSM_OK means the preconditions of control_run hold. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && k <= NSM_MAX_DIM && (u == \null || k > 0);
+    requires valid_P: \valid_read(P + (0 .. n*n - 1));
+    requires valid_R: f == \null || \valid_read(R + (0 .. n*n - 1));
+    requires valid_G: u == \null || \valid_read(Gamma + (0 .. k*n - 1));
+    requires valid_vec: \valid_read(fg + (0 .. n - 1)) && \valid_read(q + (0 .. n - 1)) &&
+                        \valid_read(qstar + (0 .. n - 1)) && \valid_read(qd + (0 .. n - 1)) &&
+                        (xi == \null || \valid_read(xi + (0 .. n - 1)));
+    requires valid_gains: \valid_read(gains);
+    requires valid_out: (f == \null || \valid_read(f + (0 .. n - 1))) &&
+                        (u == \null || \valid_read(u + (0 .. k - 1)));
+    requires valid_work: \valid_read(work + (0 .. lwork - 1));
+    assigns \nothing;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                    \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                    \result == NSM_ERR_NOT_FINITE;
+    ensures bad_gains: !(gains->kp > 0) || !(gains->kd > 0) || !(gains->sigma > 1) ||
+                       !(gains->vel_ztol >= 0) || !(gains->xi_tol >= 0) ==> \result == NSM_ERR_ARG;
+    ensures room: \result == NSM_OK ==> 2*n <= lwork;
+ */
+static nsm_status control_check(size_t n, size_t k, const double *P, const double *R,
+                                const double *Gamma, const double *fg, const double *q,
+                                const double *qstar, const double *qd, const double *xi,
+                                const nsm_proj_gains *gains, const double *f, const double *u,
+                                const double *work, size_t lwork)
 {
-    if (P == NULL || fg == NULL || q == NULL || qstar == NULL || qd == NULL || gains == NULL ||
-        work == NULL || (f == NULL && u == NULL) || (f != NULL && R == NULL) ||
-        (u != NULL && Gamma == NULL)) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n) || !nsm_dim0_ok(k) || (u != NULL && k == 0u)) {
-        return NSM_ERR_SIZE;
-    }
     if (!nsm_proj_i_gains_ok(gains)) {
         return NSM_ERR_ARG;
     }
@@ -327,6 +340,35 @@ nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R
     if (xi != NULL && !nsm_proj_i_xi_ok(n, P, xi, gains->xi_tol)) {
         return NSM_ERR_ARG;
     }
+    return NSM_OK;
+}
+
+/* The law on checked arguments: η (Unit(q̇), else ξ), v, then f = −Rv and u = −Γv. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && k <= NSM_MAX_DIM && (u == \null || k > 0);
+    requires room: 2*n <= lwork;
+    requires valid_P: \valid_read(P + (0 .. n*n - 1));
+    requires valid_R: f == \null || \valid_read(R + (0 .. n*n - 1));
+    requires valid_G: u == \null || \valid_read(Gamma + (0 .. k*n - 1));
+    requires valid_vec: \valid_read(fg + (0 .. n - 1)) && \valid_read(q + (0 .. n - 1)) &&
+                        \valid_read(qstar + (0 .. n - 1)) && \valid_read(qd + (0 .. n - 1)) &&
+                        (xi == \null || \valid_read(xi + (0 .. n - 1)));
+    requires valid_gains: \valid_read(gains);
+    requires valid_out: (f == \null || \valid(f + (0 .. n - 1))) &&
+                        (u == \null || \valid(u + (0 .. k - 1))) &&
+                        (eta_case == \null || \valid(eta_case));
+    requires valid_work: \valid(work + (0 .. lwork - 1));
+    assigns f[0 .. n - 1], u[0 .. k - 1], *eta_case, work[0 .. lwork - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                    \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                    \result == NSM_ERR_NOT_FINITE;
+ */
+static nsm_status control_run(size_t n, size_t k, const double *P, const double *R,
+                              const double *Gamma, const double *fg, const double *q,
+                              const double *qstar, const double *qd, const double *xi,
+                              const nsm_proj_gains *gains, double *f, double *u,
+                              nsm_unit_case *eta_case, double *work, size_t lwork)
+{
+    (void)lwork; /* bounds the written workspace in the contract only */
     double *eta = work;
     double *v = work + n;
     nsm_unit_case which = NSM_UNIT_BALL;
@@ -364,4 +406,29 @@ nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R
         *eta_case = which;
     }
     return NSM_OK;
+}
+
+/* Null and size checks, the value checks, then the law (nothing is written on an argument
+   error). */
+nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R,
+                            const double *Gamma, const double *fg, const double *q,
+                            const double *qstar, const double *qd, const double *xi,
+                            const nsm_proj_gains *gains, double *f, double *u,
+                            nsm_unit_case *eta_case, double *work, size_t lwork)
+{
+    if (P == NULL || fg == NULL || q == NULL || qstar == NULL || qd == NULL || gains == NULL ||
+        work == NULL || (f == NULL && u == NULL) || (f != NULL && R == NULL) ||
+        (u != NULL && Gamma == NULL)) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n) || !nsm_dim0_ok(k) || (u != NULL && k == 0u)) {
+        return NSM_ERR_SIZE;
+    }
+    nsm_status st = control_check(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u, work,
+                                  lwork);
+    if (st != NSM_OK) {
+        return st;
+    }
+    return control_run(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u, eta_case, work,
+                       lwork);
 }
