@@ -394,8 +394,31 @@ static void sort_points(size_t npts, const double *x, const double *y, size_t *i
     }
 }
 
-nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx, size_t *hull,
-                      size_t *nh)
+/* Argument checks of nsm_hull2d, in its order: null, size, overlap, finiteness. */
+/*@ requires valid_in: (x == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                        \valid_read(x + (0 .. npts - 1))) &&
+                       (y == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                        \valid_read(y + (0 .. npts - 1)));
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==>
+                  x != \null && y != \null && idx != \null && hull != \null && nh != \null &&
+                  1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    behavior null:
+      assumes x == \null || y == \null || idx == \null || hull == \null || nh == \null;
+      ensures \result == NSM_ERR_NULL;
+    behavior size:
+      assumes x != \null && y != \null && idx != \null && hull != \null && nh != \null;
+      assumes npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior checked:
+      assumes x != \null && y != \null && idx != \null && hull != \null && nh != \null;
+      assumes 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+      ensures \result == NSM_OK || \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status hull_check(size_t npts, const double *x, const double *y, const size_t *idx,
+                             const size_t *hull, const size_t *nh)
 {
     if (x == NULL || y == NULL || idx == NULL || hull == NULL || nh == NULL) {
         return NSM_ERR_NULL;
@@ -421,6 +444,17 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
     if (!nsm_all_finite(npts, x) || !nsm_all_finite(npts, y)) {
         return NSM_ERR_NOT_FINITE;
     }
+    return NSM_OK;
+}
+
+/* idx[i] = i for the npts points (the permutation the sort starts from). */
+/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid(idx + (0 .. npts - 1));
+    assigns idx[0 .. npts - 1];
+    ensures \forall integer q; 0 <= q < npts ==> idx[q] < npts;
+ */
+static void hull_fill_idx(size_t npts, size_t *idx)
+{
     /*@ loop invariant 0 <= i <= npts;
         loop invariant \forall integer q; 0 <= q < i ==> idx[q] < npts;
         loop assigns i, idx[0 .. npts - 1];
@@ -429,11 +463,55 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
     for (size_t i = 0; i < npts; i++) {
         idx[i] = i;
     }
-    sort_points(npts, x, y, idx);
+}
+
+/* Pushes point p on the chain hull[0 .. k - 1] after popping the top while k >= base, k >= 2
+   and p makes no left turn with the top two; returns the new chain length. */
+/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
+    requires \valid(hull + (0 .. npts));
+    requires p < npts && k <= npts + 1;
+    requires \forall integer q; 0 <= q < k ==> hull[q] < npts;
+    assigns hull[0 .. npts];
+    ensures \result <= npts + 1;
+    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
+ */
+static size_t hull_push(size_t npts, const double *x, const double *y, size_t *hull, size_t k,
+                        size_t base, size_t p)
+{
+    /*@ loop invariant 0 <= k <= npts + 1;
+        loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
+        loop assigns k;
+        loop variant k;
+     */
+    while (k >= base && k >= 2 && cross3(npts, x, y, hull[k - 2], hull[k - 1], p) <= 0.0) {
+        k--;
+    }
+    if (k <= npts) {
+        hull[k] = p;
+        k++;
+    }
+    return k;
+}
+
+/* Lower chain of the sorted points; returns its length k (hull[0 .. k - 1]). The stack never
+   holds more than npts + 1 entries (guarded anyway). */
+/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
+    requires \valid_read(idx + (0 .. npts - 1)) && \valid(hull + (0 .. npts));
+    requires \separated(idx + (0 .. npts - 1), hull + (0 .. npts));
+    requires \forall integer q; 0 <= q < npts ==> idx[q] < npts;
+    assigns hull[0 .. npts];
+    ensures \result <= npts + 1;
+    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
+ */
+static size_t hull_lower_chain(size_t npts, const double *x, const double *y, const size_t *idx,
+                               size_t *hull)
+{
     size_t k = 0;
-    /* lower chain; the stack never holds more than npts + 1 entries (guarded anyway) */
     /*@ loop invariant 0 <= i <= npts;
         loop invariant 0 <= k <= npts + 1;
+        loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
         loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
         loop assigns i, k, hull[0 .. npts];
         loop variant npts - i;
@@ -443,21 +521,28 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
         if (i > 0 && same_point(npts, x, y, p, idx[i - 1])) {
             continue; /* a repeated point adds nothing (and would enter the chain twice) */
         }
-        /*@ loop invariant 0 <= k <= npts + 1;
-            loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
-            loop assigns k;
-            loop variant k;
-         */
-        while (k >= 2 && cross3(npts, x, y, hull[k - 2], hull[k - 1], p) <= 0.0) {
-            k--;
-        }
-        if (k <= npts) {
-            hull[k] = p;
-            k++;
-        }
+        k = hull_push(npts, x, y, hull, k, 0, p);
     }
+    return k;
+}
+
+/* Upper chain of the sorted points on top of the lower chain hull[0 .. k - 1] (kept); returns
+   the length of both. */
+/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
+    requires \valid_read(idx + (0 .. npts - 1)) && \valid(hull + (0 .. npts));
+    requires \separated(idx + (0 .. npts - 1), hull + (0 .. npts));
+    requires \forall integer q; 0 <= q < npts ==> idx[q] < npts;
+    requires k <= npts + 1;
+    requires \forall integer q; 0 <= q < k ==> hull[q] < npts;
+    assigns hull[0 .. npts];
+    ensures \result <= npts + 1;
+    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
+ */
+static size_t hull_upper_chain(size_t npts, const double *x, const double *y, const size_t *idx,
+                               size_t *hull, size_t k)
+{
     size_t lower = k + 1;
-    /* upper chain */
     /*@ loop invariant 0 <= i < npts;
         loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
         loop invariant 0 <= k <= npts + 1;
@@ -470,19 +555,22 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
         if (same_point(npts, x, y, p, idx[i])) {
             continue;
         }
-        /*@ loop invariant 0 <= k <= npts + 1;
-            loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
-            loop assigns k;
-            loop variant k;
-         */
-        while (k >= lower && k >= 2 && cross3(npts, x, y, hull[k - 2], hull[k - 1], p) <= 0.0) {
-            k--;
-        }
-        if (k <= npts) {
-            hull[k] = p;
-            k++;
-        }
+        k = hull_push(npts, x, y, hull, k, lower, p);
     }
+    return k;
+}
+
+nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx, size_t *hull,
+                      size_t *nh)
+{
+    nsm_status st = hull_check(npts, x, y, idx, hull, nh);
+    if (st != NSM_OK) {
+        return st;
+    }
+    hull_fill_idx(npts, idx);
+    sort_points(npts, x, y, idx);
+    size_t k = hull_lower_chain(npts, x, y, idx, hull);
+    k = hull_upper_chain(npts, x, y, idx, hull, k);
     /* the last point repeats the first one */
     if (k > 1) {
         k--;
