@@ -128,6 +128,63 @@ static void lemma_row(size_t r, size_t cap, size_t n)
     (void)n;
 }
 
+/* Size and argument checks of nsm_outcome_set: the run count and the impact workspace. */
+/*@ requires valid_res: \valid(total_out) && \valid(lw_out) && \separated(total_out, lw_out);
+    assigns *total_out, *lw_out;
+    ensures ok: \result == NSM_OK ==>
+      1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+      1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000;
+    ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap &&
+                 *total_out * n <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= *lw_out &&
+                 *lw_out + 2 * m <= NSM_MAX_DIM * NSM_MAX_DIM && *lw_out + 2 * m <= lwork;
+ */
+static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold, size_t cap,
+                                size_t lwork, size_t *total_out, size_t *lw_out)
+{
+    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
+        return NSM_ERR_SIZE;
+    }
+    if (nsamples == 0 || nsamples > 1000000u || hold == 0 || cap > 1000000u) {
+        return NSM_ERR_ARG;
+    }
+    size_t total = nsm_outcome_count(m, nsamples);
+    if (cap < total) {
+        return NSM_ERR_ARG;
+    }
+    if (total * n > NSM_MAX_DIM * NSM_MAX_DIM) {
+        return NSM_ERR_SIZE;
+    }
+    size_t lw = nsm_impact_work(n, m);
+    if (lw == 0 || lw + 2 * m > NSM_MAX_DIM * NSM_MAX_DIM) {
+        return NSM_ERR_SIZE;
+    }
+    if (lwork < lw + 2 * m) {
+        return NSM_ERR_WORKSPACE;
+    }
+    *total_out = total;
+    *lw_out = lw;
+    return NSM_OK;
+}
+
+/* 1 if v_plus (nv doubles) overlaps an input or the work (nw doubles) of nsm_outcome_set. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
+    requires sizes: 1 <= nv <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= nw <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
+                       \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+                       \valid_read(v_minus + (0 .. n - 1));
+    requires valid_out: \valid_read(v_plus + (0 .. nv - 1)) && \valid_read(work + (0 .. nw - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int outcome_alias(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+                         const double *mu, const double *v_minus, const double *v_plus,
+                         size_t nv, const double *work, size_t nw)
+{
+    return nsm_overlap(v_plus, nv, M, n * n) || nsm_overlap(v_plus, nv, Jn, m * n) ||
+           nsm_overlap(v_plus, nv, Jt, m * n) || nsm_overlap(v_plus, nv, mu, m) ||
+           nsm_overlap(v_plus, nv, v_minus, n) || nsm_overlap(v_plus, nv, work, nw);
+}
+
 /* Argument validation of nsm_outcome_set (everything but the runs). */
 /*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
     requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
@@ -160,30 +217,13 @@ static nsm_status outcome_check(size_t n, size_t m, const double *M, const doubl
         v_plus == NULL || work == NULL) {
         return NSM_ERR_NULL;
     }
-    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
-        return NSM_ERR_SIZE;
+    size_t total = 0;
+    size_t lw = 0;
+    nsm_status st = outcome_sizes(n, m, nsamples, hold, cap, lwork, &total, &lw);
+    if (st != NSM_OK) {
+        return st;
     }
-    if (nsamples == 0 || nsamples > 1000000u || hold == 0 || cap > 1000000u) {
-        return NSM_ERR_ARG;
-    }
-    size_t total = nsm_outcome_count(m, nsamples);
-    if (cap < total) {
-        return NSM_ERR_ARG;
-    }
-    if (total * n > NSM_MAX_DIM * NSM_MAX_DIM) {
-        return NSM_ERR_SIZE;
-    }
-    size_t lw = nsm_impact_work(n, m);
-    if (lw == 0 || lw + 2 * m > NSM_MAX_DIM * NSM_MAX_DIM) {
-        return NSM_ERR_SIZE;
-    }
-    if (lwork < lw + 2 * m) {
-        return NSM_ERR_WORKSPACE;
-    }
-    size_t nv = total * n;
-    if (nsm_overlap(v_plus, nv, M, n * n) || nsm_overlap(v_plus, nv, Jn, m * n) ||
-        nsm_overlap(v_plus, nv, Jt, m * n) || nsm_overlap(v_plus, nv, mu, m) ||
-        nsm_overlap(v_plus, nv, v_minus, n) || nsm_overlap(v_plus, nv, work, lw + 2 * m)) {
+    if (outcome_alias(n, m, M, Jn, Jt, mu, v_minus, v_plus, total * n, work, lw + 2 * m)) {
         return NSM_ERR_ALIAS;
     }
     *total_out = total;
@@ -211,6 +251,53 @@ static void run_policy_of(size_t r, size_t norders, unsigned long seed, nsm_impa
     }
 }
 
+/* Run r of nsm_outcome_set: row r of v_plus, status[r], kind[r]; an input error of run 0 sets
+   *stop and is returned with status[0] and kind[0] left unwritten. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
+    requires sizes: r < cap <= 1000000 && hold >= 1;
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
+                       \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+                       \valid_read(v_minus + (0 .. n - 1)) && \valid_read(opts) &&
+                       \valid_read(perm + (0 .. m - 1)) && \valid_read(ones + (0 .. m - 1));
+    requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
+                        \valid(kind + (0 .. cap - 1));
+    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 2 * m - 1));
+    requires valid_stop: \valid(stop) && \separated(stop, status + (0 .. cap - 1)) &&
+                         \separated(stop, kind + (0 .. cap - 1));
+    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1],
+            work[0 .. lw + 2 * m - 1], *stop;
+ */
+static nsm_status outcome_run(size_t n, size_t m, const double *M, const double *Jn,
+                              const double *Jt, const double *mu, const double *v_minus,
+                              const nsm_impact_opts *opts, const size_t *perm, const double *ones,
+                              size_t r, size_t norders, unsigned long seed, size_t hold,
+                              size_t cap, double *v_plus, nsm_status *status,
+                              nsm_policy_kind *kind, double *work, size_t lw, int *stop)
+{
+    double *lam = work + lw;
+    nsm_impact_policy pol;
+    pol.order = perm;
+    pol.ratios = ones;
+    pol.hold = hold;
+    run_policy_of(r, norders, seed, &pol);
+    lemma_row(r, cap, n);
+    double *vp = v_plus + r * n;
+    nsm_impact_info info;
+    nsm_status st = nsm_impact_solve(n, m, M, Jn, Jt, mu, v_minus, &pol, opts, vp, lam, &info,
+                                     work, lw);
+    *stop = 0;
+    if (is_input_error(st)) {
+        if (r == 0) {
+            *stop = 1;
+            return st;
+        }
+        copy_n(n, v_minus, vp);
+    }
+    status[r] = st;
+    kind[r] = pol.kind;
+    return st;
+}
+
 /* The runs of nsm_outcome_set on validated arguments; *acc counts the accepted ones. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
     requires sizes: 1 <= total <= cap <= 1000000 && hold >= 1;
@@ -233,7 +320,6 @@ static nsm_status outcome_runs(size_t n, size_t m, const double *M, const double
                                size_t hold, size_t cap, double *v_plus, nsm_status *status,
                                nsm_policy_kind *kind, double *work, size_t lw, size_t *acc)
 {
-    double *lam = work + lw;
     size_t perm[NSM_OUTCOME_MAX_ORDERS_M];
     double ones[NSM_OUTCOME_MAX_ORDERS_M];
     /*@ loop invariant 0 <= c <= m;
@@ -256,24 +342,12 @@ static nsm_status outcome_runs(size_t n, size_t m, const double *M, const double
         loop variant total - r;
      */
     for (size_t r = 0; r < total; r++) {
-        nsm_impact_policy pol;
-        pol.order = perm;
-        pol.ratios = ones;
-        pol.hold = hold;
-        run_policy_of(r, norders, seed, &pol);
-        lemma_row(r, cap, n);
-        double *vp = v_plus + r * n;
-        nsm_impact_info info;
-        nsm_status st = nsm_impact_solve(n, m, M, Jn, Jt, mu, v_minus, &pol, opts, vp, lam,
-                                         &info, work, lw);
-        if (is_input_error(st)) {
-            if (r == 0) {
-                return st;
-            }
-            copy_n(n, v_minus, vp);
+        int stop = 0;
+        nsm_status st = outcome_run(n, m, M, Jn, Jt, mu, v_minus, opts, perm, ones, r, norders,
+                                    seed, hold, cap, v_plus, status, kind, work, lw, &stop);
+        if (stop) {
+            return st;
         }
-        status[r] = st;
-        kind[r] = pol.kind;
         if (st == NSM_OK) {
             *acc += 1;
         }
@@ -394,8 +468,31 @@ static void sort_points(size_t npts, const double *x, const double *y, size_t *i
     }
 }
 
-nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx, size_t *hull,
-                      size_t *nh)
+/* Argument checks of nsm_hull2d, in its order: null, size, overlap, finiteness. */
+/*@ requires valid_in: (x == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                        \valid_read(x + (0 .. npts - 1))) &&
+                       (y == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
+                        \valid_read(y + (0 .. npts - 1)));
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==>
+                  x != \null && y != \null && idx != \null && hull != \null && nh != \null &&
+                  1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    behavior null:
+      assumes x == \null || y == \null || idx == \null || hull == \null || nh == \null;
+      ensures \result == NSM_ERR_NULL;
+    behavior size:
+      assumes x != \null && y != \null && idx != \null && hull != \null && nh != \null;
+      assumes npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior checked:
+      assumes x != \null && y != \null && idx != \null && hull != \null && nh != \null;
+      assumes 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+      ensures \result == NSM_OK || \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status hull_check(size_t npts, const double *x, const double *y, const size_t *idx,
+                             const size_t *hull, const size_t *nh)
 {
     if (x == NULL || y == NULL || idx == NULL || hull == NULL || nh == NULL) {
         return NSM_ERR_NULL;
@@ -421,6 +518,17 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
     if (!nsm_all_finite(npts, x) || !nsm_all_finite(npts, y)) {
         return NSM_ERR_NOT_FINITE;
     }
+    return NSM_OK;
+}
+
+/* idx[i] = i for the npts points (the permutation the sort starts from). */
+/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid(idx + (0 .. npts - 1));
+    assigns idx[0 .. npts - 1];
+    ensures \forall integer q; 0 <= q < npts ==> idx[q] < npts;
+ */
+static void hull_fill_idx(size_t npts, size_t *idx)
+{
     /*@ loop invariant 0 <= i <= npts;
         loop invariant \forall integer q; 0 <= q < i ==> idx[q] < npts;
         loop assigns i, idx[0 .. npts - 1];
@@ -429,11 +537,55 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
     for (size_t i = 0; i < npts; i++) {
         idx[i] = i;
     }
-    sort_points(npts, x, y, idx);
+}
+
+/* Pushes point p on the chain hull[0 .. k - 1] after popping the top while k >= base, k >= 2
+   and p makes no left turn with the top two; returns the new chain length. */
+/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
+    requires \valid(hull + (0 .. npts));
+    requires p < npts && k <= npts + 1;
+    requires \forall integer q; 0 <= q < k ==> hull[q] < npts;
+    assigns hull[0 .. npts];
+    ensures \result <= npts + 1;
+    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
+ */
+static size_t hull_push(size_t npts, const double *x, const double *y, size_t *hull, size_t k,
+                        size_t base, size_t p)
+{
+    /*@ loop invariant 0 <= k <= npts + 1;
+        loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
+        loop assigns k;
+        loop variant k;
+     */
+    while (k >= base && k >= 2 && cross3(npts, x, y, hull[k - 2], hull[k - 1], p) <= 0.0) {
+        k--;
+    }
+    if (k <= npts) {
+        hull[k] = p;
+        k++;
+    }
+    return k;
+}
+
+/* Lower chain of the sorted points; returns its length k (hull[0 .. k - 1]). The stack never
+   holds more than npts + 1 entries (guarded anyway). */
+/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
+    requires \valid_read(idx + (0 .. npts - 1)) && \valid(hull + (0 .. npts));
+    requires \separated(idx + (0 .. npts - 1), hull + (0 .. npts));
+    requires \forall integer q; 0 <= q < npts ==> idx[q] < npts;
+    assigns hull[0 .. npts];
+    ensures \result <= npts + 1;
+    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
+ */
+static size_t hull_lower_chain(size_t npts, const double *x, const double *y, const size_t *idx,
+                               size_t *hull)
+{
     size_t k = 0;
-    /* lower chain; the stack never holds more than npts + 1 entries (guarded anyway) */
     /*@ loop invariant 0 <= i <= npts;
         loop invariant 0 <= k <= npts + 1;
+        loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
         loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
         loop assigns i, k, hull[0 .. npts];
         loop variant npts - i;
@@ -443,21 +595,28 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
         if (i > 0 && same_point(npts, x, y, p, idx[i - 1])) {
             continue; /* a repeated point adds nothing (and would enter the chain twice) */
         }
-        /*@ loop invariant 0 <= k <= npts + 1;
-            loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
-            loop assigns k;
-            loop variant k;
-         */
-        while (k >= 2 && cross3(npts, x, y, hull[k - 2], hull[k - 1], p) <= 0.0) {
-            k--;
-        }
-        if (k <= npts) {
-            hull[k] = p;
-            k++;
-        }
+        k = hull_push(npts, x, y, hull, k, 0, p);
     }
+    return k;
+}
+
+/* Upper chain of the sorted points on top of the lower chain hull[0 .. k - 1] (kept); returns
+   the length of both. */
+/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
+    requires \valid_read(idx + (0 .. npts - 1)) && \valid(hull + (0 .. npts));
+    requires \separated(idx + (0 .. npts - 1), hull + (0 .. npts));
+    requires \forall integer q; 0 <= q < npts ==> idx[q] < npts;
+    requires k <= npts + 1;
+    requires \forall integer q; 0 <= q < k ==> hull[q] < npts;
+    assigns hull[0 .. npts];
+    ensures \result <= npts + 1;
+    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
+ */
+static size_t hull_upper_chain(size_t npts, const double *x, const double *y, const size_t *idx,
+                               size_t *hull, size_t k)
+{
     size_t lower = k + 1;
-    /* upper chain */
     /*@ loop invariant 0 <= i < npts;
         loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
         loop invariant 0 <= k <= npts + 1;
@@ -470,19 +629,22 @@ nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx
         if (same_point(npts, x, y, p, idx[i])) {
             continue;
         }
-        /*@ loop invariant 0 <= k <= npts + 1;
-            loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
-            loop assigns k;
-            loop variant k;
-         */
-        while (k >= lower && k >= 2 && cross3(npts, x, y, hull[k - 2], hull[k - 1], p) <= 0.0) {
-            k--;
-        }
-        if (k <= npts) {
-            hull[k] = p;
-            k++;
-        }
+        k = hull_push(npts, x, y, hull, k, lower, p);
     }
+    return k;
+}
+
+nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx, size_t *hull,
+                      size_t *nh)
+{
+    nsm_status st = hull_check(npts, x, y, idx, hull, nh);
+    if (st != NSM_OK) {
+        return st;
+    }
+    hull_fill_idx(npts, idx);
+    sort_points(npts, x, y, idx);
+    size_t k = hull_lower_chain(npts, x, y, idx, hull);
+    k = hull_upper_chain(npts, x, y, idx, hull, k);
     /* the last point repeats the first one */
     if (k > 1) {
         k--;
