@@ -145,13 +145,14 @@ proved-client: | $(STAMP_CHECK)
 	@$(PC_OUT)/client
 
 check: $(STAMP_CHECK)
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory compile-clang
-	@sh scripts/lint.sh
-	@$(MAKE) --no-print-directory test
-	@$(MAKE) --no-print-directory asan
-	@$(MAKE) --no-print-directory prove
-	@$(MAKE) --no-print-directory proved-client
+	@rm -f $(BUILD)/results/stages.txt
+	@sh scripts/stage.sh build $(MAKE) --no-print-directory all
+	@sh scripts/stage.sh clang $(MAKE) --no-print-directory compile-clang
+	@sh scripts/stage.sh lint sh scripts/lint.sh
+	@sh scripts/stage.sh test $(MAKE) --no-print-directory test
+	@sh scripts/stage.sh asan $(MAKE) --no-print-directory asan
+	@sh scripts/stage.sh prove $(MAKE) --no-print-directory prove
+	@sh scripts/stage.sh proved-client $(MAKE) --no-print-directory proved-client
 	@sh scripts/run-tests.sh summary
 
 # --- the nsm command-line program (links cJSON; the library itself stays JSON-free) -------

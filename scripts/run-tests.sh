@@ -1,13 +1,19 @@
 #!/bin/sh
 # Run CUnit test programs and keep their counts; 'summary' prints the closing line of make check.
 #   run-tests.sh plain|sanitized BIN...   run each program, stop at the first failing one
-#   run-tests.sh summary                  "check: N passed, M failed" over both runs
+#   run-tests.sh summary                  stage times, then "check: N passed, M failed" over
+#                                         both runs
 set -u
 results=build/results
 mode=$1; shift
 mkdir -p "$results"
 
 if [ "$mode" = summary ]; then
+    # Stage wall times of make check (scripts/stage.sh), one "stage <name> <seconds>" line each.
+    if [ -f "$results/stages.txt" ]; then
+        awk '{ printf "stage %s %d\n", $1, $2; t += $2 } END { printf "stage total %d\n", t }' \
+            "$results/stages.txt"
+    fi
     cat "$results"/plain.txt "$results"/sanitized.txt 2>/dev/null |
         awk '{ run += $3; failed += $4 }
              END { printf "check: %d passed, %d failed\n", run - failed, failed;
