@@ -414,14 +414,137 @@ size_t nsm_svd_work(size_t m, size_t n)
     return p * (m + n + 1u);
 }
 
-nsm_status nsm_svd(size_t m, size_t n, const double *A, double *s, double *U, double *V,
-                   double *work, size_t lwork)
+/* out[j] = sw[j]·big for j < p (singular values scaled back). */
+/*@ requires dim: p <= NSM_MAX_DIM;
+    requires valid_sw: \valid_read(sw + (0 .. p - 1));
+    requires valid_out: \valid(out + (0 .. p - 1));
+    assigns out[0 .. p - 1];
+ */
+static void scale_back(size_t p, const double *sw, double big, double *out)
+{
+    /*@ loop invariant 0 <= j <= p;
+        loop assigns j, out[0 .. p - 1];
+        loop variant p - j;
+     */
+    for (size_t j = 0; j < p; j++) {
+        out[j] = sw[j] * big;
+    }
+}
+
+/* L (q×p) = Hᵀ with column j divided by sw[j] (0 where sw[j] is not positive). */
+/*@ requires dims: 1 <= p <= NSM_MAX_DIM && 1 <= q <= NSM_MAX_DIM;
+    requires valid_H: \valid_read(H + (0 .. p*q - 1));
+    requires valid_sw: \valid_read(sw + (0 .. p - 1));
+    requires valid_L: \valid(L + (0 .. q*p - 1));
+    assigns L[0 .. q*p - 1];
+ */
+static void long_side(size_t p, size_t q, const double *H, const double *sw, double *L)
+{
+    /*@ loop invariant 0 <= j <= p;
+        loop assigns j, L[0 .. q*p - 1];
+        loop variant p - j;
+     */
+    for (size_t j = 0; j < p; j++) {
+        double sj = sw[j];
+        /*@ loop invariant 0 <= i <= q;
+            loop assigns i, L[0 .. q*p - 1];
+            loop variant q - i;
+         */
+        for (size_t i = 0; i < q; i++) {
+            /*@ assert li: i*p + j < q*p; */
+            /*@ assert hi: j*q + i < p*q; */
+            L[i * p + j] = (sj > 0.0) ? H[j * q + i] / sj : 0.0;
+        }
+    }
+}
+
+/* S (p×p) = Rᵀ. */
+/*@ requires dim: 1 <= p <= NSM_MAX_DIM;
+    requires valid_R: \valid_read(R + (0 .. p*p - 1));
+    requires valid_S: \valid(S + (0 .. p*p - 1));
+    assigns S[0 .. p*p - 1];
+ */
+static void transpose_sq(size_t p, const double *R, double *S)
+{
+    /*@ loop invariant 0 <= j <= p;
+        loop assigns j, S[0 .. p*p - 1];
+        loop variant p - j;
+     */
+    for (size_t j = 0; j < p; j++) {
+        /*@ loop invariant 0 <= i <= p;
+            loop assigns i, S[0 .. p*p - 1];
+            loop variant p - i;
+         */
+        for (size_t i = 0; i < p; i++) {
+            /*@ assert ij: i*p + j < p*p && j*p + i < p*p; */
+            S[i * p + j] = R[j * p + i];
+        }
+    }
+}
+
+/* 1 if any two of A, s, U, V, work (first nsm_svd_work(m, n) doubles) overlap. */
+/*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
+    requires valid_A: \valid_read(A + (0 .. m*n - 1));
+    requires valid_s: \valid_read(s + (0 .. nsm_lmin(m, n) - 1));
+    requires valid_U: U == \null || \valid_read(U + (0 .. m*nsm_lmin(m, n) - 1));
+    requires valid_V: V == \null || \valid_read(V + (0 .. n*nsm_lmin(m, n) - 1));
+    requires valid_work: \valid_read(work + (0 .. nsm_svd_lwork(m, n) - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int svd_alias(size_t m, size_t n, const double *A, const double *s, const double *U,
+                     const double *V, const double *work)
+{
+    size_t p = m <= n ? m : n;
+    size_t need = p * (m + n + 1u);
+    size_t lu = (U == NULL) ? 0u : m * p;
+    size_t lv = (V == NULL) ? 0u : n * p;
+    if (nsm_overlap(s, p, A, m * n) || nsm_overlap(U, lu, A, m * n) ||
+        nsm_overlap(V, lv, A, m * n) || nsm_overlap(s, p, U, lu) ||
+        nsm_overlap(s, p, V, lv) || nsm_overlap(U, lu, V, lv) ||
+        overlap_work(work, need, A, m * n) || overlap_work(work, need, s, p) ||
+        overlap_work(work, need, U, lu) || overlap_work(work, need, V, lv)) {
+        return 1;
+    }
+    return 0;
+}
+
+/* Validation of the arguments of nsm_svd, in its order; NSM_OK also for p = 0. */
+/*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
+    requires valid_s: s == \null || \valid_read(s + (0 .. nsm_lmin(m, n) - 1));
+    requires valid_U: U == \null || \valid_read(U + (0 .. m*nsm_lmin(m, n) - 1));
+    requires valid_V: V == \null || \valid_read(V + (0 .. n*nsm_lmin(m, n) - 1));
+    requires valid_work: work == \null || \valid_read(work + (0 .. lwork - 1));
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==> m <= NSM_MAX_DIM && n <= NSM_MAX_DIM &&
+                (nsm_lmin(m, n) == 0 || (A != \null && s != \null && work != \null &&
+                                          nsm_svd_lwork(m, n) <= lwork));
+    behavior bad_size:
+      assumes m > NSM_MAX_DIM || n > NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior empty:
+      assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM && nsm_lmin(m, n) == 0;
+      ensures \result == NSM_OK;
+    behavior null_arg:
+      assumes 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
+      assumes A == \null || s == \null || work == \null;
+      ensures \result == NSM_ERR_NULL;
+    behavior valid_args:
+      assumes 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
+      assumes A != \null && s != \null && work != \null;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_WORKSPACE ||
+                      \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+      ensures workspace: lwork < nsm_svd_lwork(m, n) ==> \result == NSM_ERR_WORKSPACE;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status svd_check(size_t m, size_t n, const double *A, const double *s,
+                            const double *U, const double *V, const double *work, size_t lwork)
 {
     if (m > NSM_MAX_DIM || n > NSM_MAX_DIM) {
         return NSM_ERR_SIZE;
     }
     size_t p = m <= n ? m : n;
-    size_t q = m <= n ? n : m;
     size_t need = p * (m + n + 1u);
     if (p > 0u && (A == NULL || s == NULL || work == NULL)) {
         return NSM_ERR_NULL;
@@ -432,22 +555,33 @@ nsm_status nsm_svd(size_t m, size_t n, const double *A, double *s, double *U, do
     if (lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    const double *sc = s;
-    const double *Uc = U;
-    const double *Vc = V;
-    const double *wc = work;
-    size_t lu = (U == NULL) ? 0u : m * p;
-    size_t lv = (V == NULL) ? 0u : n * p;
-    if (nsm_overlap(sc, p, A, m * n) || nsm_overlap(Uc, lu, A, m * n) ||
-        nsm_overlap(Vc, lv, A, m * n) || nsm_overlap(sc, p, Uc, lu) ||
-        nsm_overlap(sc, p, Vc, lv) || nsm_overlap(Uc, lu, Vc, lv) ||
-        overlap_work(wc, need, A, m * n) || overlap_work(wc, need, sc, p) ||
-        overlap_work(wc, need, Uc, lu) || overlap_work(wc, need, Vc, lv)) {
+    if (svd_alias(m, n, A, s, U, V, work)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(m * n, A)) {
         return NSM_ERR_NOT_FINITE;
     }
+    return NSM_OK;
+}
+
+/* nsm_svd on validated arguments (m, n >= 1, work of nsm_svd_work(m, n) doubles). */
+/*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
+    requires valid_A: \valid_read(A + (0 .. m*n - 1));
+    requires valid_s: \valid(s + (0 .. nsm_lmin(m, n) - 1));
+    requires valid_U: U == \null || \valid(U + (0 .. m*nsm_lmin(m, n) - 1));
+    requires valid_V: V == \null || \valid(V + (0 .. n*nsm_lmin(m, n) - 1));
+    requires valid_work: \valid(work + (0 .. nsm_svd_lwork(m, n) - 1));
+    assigns s[0 .. nsm_lmin(m, n) - 1], U[0 .. m*nsm_lmin(m, n) - 1],
+            V[0 .. n*nsm_lmin(m, n) - 1], work[0 .. nsm_svd_lwork(m, n) - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                    \result == NSM_ERR_NO_CONVERGENCE;
+ */
+static nsm_status svd_run(size_t m, size_t n, const double *A, double *s, double *U, double *V,
+                          double *work)
+{
+    size_t p = m <= n ? m : n;
+    size_t q = m <= n ? n : m;
+    /*@ assert sz: p*q + p*p + p == p * (m + n + 1); */
     double big = 0.0;
     nsm_status st = svd_core(m, n, A, work, &big);
     if (st != NSM_OK) {
@@ -459,51 +593,27 @@ nsm_status nsm_svd(size_t m, size_t n, const double *A, double *s, double *U, do
     if (!finite1(sw[0] * big)) {
         return NSM_ERR_NOT_FINITE;
     }
+    scale_back(p, sw, big, s);
     /* Longer side: normalised rows of H; shorter side: rows of R. */
     double *Long = (m >= n) ? U : V;
     double *Short = (m >= n) ? V : U;
-    /*@ loop invariant 0 <= j <= p;
-        loop assigns j, s[0 .. p - 1];
-        loop variant p - j;
-     */
-    for (size_t j = 0; j < p; j++) {
-        s[j] = sw[j] * big;
-    }
     if (Long != NULL) {
-        /*@ loop invariant 0 <= j <= p;
-            loop assigns j, Long[0 .. q*p - 1];
-            loop variant p - j;
-         */
-        for (size_t j = 0; j < p; j++) {
-            double sj = sw[j];
-            /*@ loop invariant 0 <= i <= q;
-                loop assigns i, Long[0 .. q*p - 1];
-                loop variant q - i;
-             */
-            for (size_t i = 0; i < q; i++) {
-                /*@ assert li: i*p + j < q*p; */
-                /*@ assert hi: j*q + i < p*q; */
-                Long[i * p + j] = (sj > 0.0) ? H[j * q + i] / sj : 0.0;
-            }
-        }
+        long_side(p, q, H, sw, Long);
     }
     if (Short != NULL) {
-        /*@ loop invariant 0 <= j <= p;
-            loop assigns j, Short[0 .. p*p - 1];
-            loop variant p - j;
-         */
-        for (size_t j = 0; j < p; j++) {
-            /*@ loop invariant 0 <= i <= p;
-                loop assigns i, Short[0 .. p*p - 1];
-                loop variant p - i;
-             */
-            for (size_t i = 0; i < p; i++) {
-                /*@ assert ij: i*p + j < p*p && j*p + i < p*p; */
-                Short[i * p + j] = R[j * p + i];
-            }
-        }
+        transpose_sq(p, R, Short);
     }
     return NSM_OK;
+}
+
+nsm_status nsm_svd(size_t m, size_t n, const double *A, double *s, double *U, double *V,
+                   double *work, size_t lwork)
+{
+    nsm_status st = svd_check(m, n, A, s, U, V, work, lwork);
+    if (st != NSM_OK || m == 0u || n == 0u) {
+        return st;
+    }
+    return svd_run(m, n, A, s, U, V, work);
 }
 
 nsm_status nsm_rank_from_sv(size_t p, const double *s, double rtol, size_t *rank)
@@ -698,14 +808,66 @@ static void basis_wide(size_t m, size_t n, size_t r, double *H, const double *sw
     }
 }
 
-nsm_status nsm_range_null(size_t m, size_t n, const double *A, double rtol, size_t *rank,
-                          double *sv, double *basis, double *work, size_t lwork)
+/* 1 if any two of A, sv, basis and work (first nsm_range_null_work(m, n) doubles) overlap. */
+/*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
+    requires valid_A: m*n == 0 || \valid_read(A + (0 .. m*n - 1));
+    requires valid_sv: sv == \null || \valid_read(sv + (0 .. nsm_lmin(m, n) - 1));
+    requires valid_basis: n == 0 || \valid_read(basis + (0 .. n*n - 1));
+    requires valid_work: nsm_range_null_lwork(m, n) == 0 ||
+                         \valid_read(work + (0 .. nsm_range_null_lwork(m, n) - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int range_null_alias(size_t m, size_t n, const double *A, const double *sv,
+                            const double *basis, const double *work)
+{
+    size_t p = m <= n ? m : n;
+    size_t need = (p == 0u) ? 0u : p * (m + n + 2u) + n;
+    size_t lsv = (sv == NULL) ? 0u : p;
+    if (nsm_overlap(basis, n * n, A, m * n) || nsm_overlap(sv, lsv, A, m * n) ||
+        nsm_overlap(sv, lsv, basis, n * n) || overlap_work(work, need, A, m * n) ||
+        overlap_work(work, need, basis, n * n) || overlap_work(work, need, sv, lsv)) {
+        return 1;
+    }
+    return 0;
+}
+
+/* Validation of the arguments of nsm_range_null, in its order; NSM_OK also for p = 0. */
+/*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
+    requires valid_sv: sv == \null || \valid_read(sv + (0 .. nsm_lmin(m, n) - 1));
+    requires valid_basis: basis == \null || \valid_read(basis + (0 .. n*n - 1));
+    requires valid_work: work == \null || \valid_read(work + (0 .. lwork - 1));
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==> m <= NSM_MAX_DIM && n <= NSM_MAX_DIM && rank != \null &&
+                (n > 0 ==> basis != \null) && nsm_range_null_lwork(m, n) <= lwork &&
+                (1 <= m && 1 <= n ==> A != \null && work != \null);
+    behavior bad_size:
+      assumes m > NSM_MAX_DIM || n > NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior null_arg:
+      assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
+      assumes rank == \null || (m*n > 0 && A == \null) || (n > 0 && basis == \null) ||
+              (nsm_range_null_lwork(m, n) > 0 && work == \null);
+      ensures \result == NSM_ERR_NULL;
+    behavior valid_args:
+      assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
+      assumes !(rank == \null || (m*n > 0 && A == \null) || (n > 0 && basis == \null) ||
+                (nsm_range_null_lwork(m, n) > 0 && work == \null));
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                      \result == NSM_ERR_NOT_FINITE;
+      ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status range_null_check(size_t m, size_t n, const double *A, double rtol,
+                                   const size_t *rank, const double *sv, const double *basis,
+                                   const double *work, size_t lwork)
 {
     if (m > NSM_MAX_DIM || n > NSM_MAX_DIM) {
         return NSM_ERR_SIZE;
     }
     size_t p = m <= n ? m : n;
-    size_t q = m <= n ? n : m;
     size_t need = (p == 0u) ? 0u : p * (m + n + 2u) + n;
     if (rank == NULL || (m * n > 0u && A == NULL) || (n > 0u && basis == NULL) ||
         (need > 0u && work == NULL)) {
@@ -717,23 +879,35 @@ nsm_status nsm_range_null(size_t m, size_t n, const double *A, double rtol, size
     if (lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    const double *bc = basis;
-    const double *svc = sv;
-    const double *wc = work;
-    size_t lsv = (sv == NULL) ? 0u : p;
-    if (nsm_overlap(bc, n * n, A, m * n) || nsm_overlap(svc, lsv, A, m * n) ||
-        nsm_overlap(svc, lsv, bc, n * n) || overlap_work(wc, need, A, m * n) ||
-        overlap_work(wc, need, bc, n * n) || overlap_work(wc, need, svc, lsv)) {
+    if (range_null_alias(m, n, A, sv, basis, work)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(m * n, A)) {
         return NSM_ERR_NOT_FINITE;
     }
-    if (p == 0u) {
-        identity(n, basis);
-        *rank = 0u;
-        return NSM_OK;
-    }
+    return NSM_OK;
+}
+
+/* nsm_range_null on validated arguments (m, n >= 1, work of nsm_range_null_work(m, n)). */
+/*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
+    requires valid_A: \valid_read(A + (0 .. m*n - 1));
+    requires valid_rank: \valid(rank);
+    requires valid_sv: sv == \null || \valid(sv + (0 .. nsm_lmin(m, n) - 1));
+    requires valid_basis: \valid(basis + (0 .. n*n - 1));
+    requires valid_work: \valid(work + (0 .. nsm_range_null_lwork(m, n) - 1));
+    assigns *rank, sv[0 .. nsm_lmin(m, n) - 1], basis[0 .. n*n - 1],
+            work[0 .. nsm_range_null_lwork(m, n) - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                    \result == NSM_ERR_NO_CONVERGENCE;
+    ensures rank_bound: \result == NSM_OK ==> 0 <= *rank <= nsm_lmin(m, n);
+ */
+static nsm_status range_null_run(size_t m, size_t n, const double *A, double rtol,
+                                 size_t *rank, double *sv, double *basis, double *work)
+{
+    size_t p = m <= n ? m : n;
+    size_t q = m <= n ? n : m;
+    /*@ assert sz: p*q + p*p + p == p * (m + n + 1) && p * (m + n + 1) + p + n ==
+                   p * (m + n + 2) + n; */
     double big = 0.0;
     nsm_status st = svd_core(m, n, A, work, &big);
     if (st != NSM_OK) {
@@ -747,30 +921,11 @@ nsm_status nsm_range_null(size_t m, size_t n, const double *A, double rtol, size
     }
     size_t r = count_rank(p, sw, rtol);
     if (sv != NULL) {
-        /*@ loop invariant 0 <= j <= p;
-            loop assigns j, sv[0 .. p - 1];
-            loop variant p - j;
-         */
-        for (size_t j = 0; j < p; j++) {
-            sv[j] = sw[j] * big;
-        }
+        scale_back(p, sw, big, sv);
     }
     if (m >= n) {
         /* R (n×n) is orthogonal; its rows are the right singular vectors. */
-        /*@ loop invariant 0 <= j <= n;
-            loop assigns j, basis[0 .. n*n - 1];
-            loop variant n - j;
-         */
-        for (size_t j = 0; j < n; j++) {
-            /*@ loop invariant 0 <= i <= n;
-                loop assigns i, basis[0 .. n*n - 1];
-                loop variant n - i;
-             */
-            for (size_t i = 0; i < n; i++) {
-                /*@ assert ij: i*n + j < n*n && j*n + i < n*n; */
-                basis[i * n + j] = R[j * n + i];
-            }
-        }
+        transpose_sq(n, R, basis);
     } else if (r == 0u) {
         identity(n, basis);
     } else {
@@ -782,19 +937,79 @@ nsm_status nsm_range_null(size_t m, size_t n, const double *A, double rtol, size
     return NSM_OK;
 }
 
+nsm_status nsm_range_null(size_t m, size_t n, const double *A, double rtol, size_t *rank,
+                          double *sv, double *basis, double *work, size_t lwork)
+{
+    nsm_status st = range_null_check(m, n, A, rtol, rank, sv, basis, work, lwork);
+    if (st != NSM_OK) {
+        return st;
+    }
+    if (m == 0u || n == 0u) {
+        identity(n, basis);
+        *rank = 0u;
+        return NSM_OK;
+    }
+    return range_null_run(m, n, A, rtol, rank, sv, basis, work);
+}
+
 size_t nsm_pinv_work(size_t m, size_t n)
 {
     return nsm_svd_work(m, n);
 }
 
-nsm_status nsm_pinv(size_t m, size_t n, const double *A, double rtol, size_t *rank, double *X,
-                    double *work, size_t lwork)
+/* 1 if any two of A, X and work (first nsm_pinv_work(m, n) doubles) overlap. */
+/*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
+    requires valid_A: m*n == 0 || \valid_read(A + (0 .. m*n - 1));
+    requires valid_X: m*n == 0 || \valid_read(X + (0 .. n*m - 1));
+    requires valid_work: nsm_svd_lwork(m, n) == 0 ||
+                         \valid_read(work + (0 .. nsm_svd_lwork(m, n) - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int pinv_alias(size_t m, size_t n, const double *A, const double *X, const double *work)
+{
+    size_t p = m <= n ? m : n;
+    size_t need = p * (m + n + 1u);
+    if (nsm_overlap(X, m * n, A, m * n) || overlap_work(work, need, A, m * n) ||
+        overlap_work(work, need, X, m * n)) {
+        return 1;
+    }
+    return 0;
+}
+
+/* Validation of the arguments of nsm_pinv, in its order; NSM_OK also for p = 0. */
+/*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
+    requires valid_X: X == \null || \valid_read(X + (0 .. n*m - 1));
+    requires valid_work: work == \null || \valid_read(work + (0 .. lwork - 1));
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==> m <= NSM_MAX_DIM && n <= NSM_MAX_DIM && rank != \null &&
+                nsm_svd_lwork(m, n) <= lwork &&
+                (nsm_lmin(m, n) > 0 ==> A != \null && X != \null && work != \null);
+    behavior bad_size:
+      assumes m > NSM_MAX_DIM || n > NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior null_arg:
+      assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
+      assumes rank == \null || (nsm_lmin(m, n) > 0 && (A == \null || X == \null || work == \null));
+      ensures \result == NSM_ERR_NULL;
+    behavior valid_args:
+      assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
+      assumes !(rank == \null || (nsm_lmin(m, n) > 0 && (A == \null || X == \null || work == \null)));
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                      \result == NSM_ERR_NOT_FINITE;
+      ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status pinv_check(size_t m, size_t n, const double *A, double rtol,
+                             const size_t *rank, const double *X, const double *work,
+                             size_t lwork)
 {
     if (m > NSM_MAX_DIM || n > NSM_MAX_DIM) {
         return NSM_ERR_SIZE;
     }
     size_t p = m <= n ? m : n;
-    size_t q = m <= n ? n : m;
     size_t need = p * (m + n + 1u);
     if (rank == NULL || (p > 0u && (A == NULL || X == NULL || work == NULL))) {
         return NSM_ERR_NULL;
@@ -805,19 +1020,60 @@ nsm_status nsm_pinv(size_t m, size_t n, const double *A, double rtol, size_t *ra
     if (lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    const double *Xc = X;
-    const double *wc = work;
-    if (nsm_overlap(Xc, m * n, A, m * n) || overlap_work(wc, need, A, m * n) ||
-        overlap_work(wc, need, Xc, m * n)) {
+    if (pinv_alias(m, n, A, X, work)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(m * n, A)) {
         return NSM_ERR_NOT_FINITE;
     }
-    if (p == 0u) {
-        *rank = 0u;
-        return NSM_OK;
+    return NSM_OK;
+}
+
+/* Row j < r of H (p×q) divided by sw[j] and then by sw[j]·big. */
+/*@ requires dims: 1 <= r <= p <= NSM_MAX_DIM && 1 <= q <= NSM_MAX_DIM;
+    requires valid_H: \valid(H + (0 .. p*q - 1));
+    requires valid_sw: \valid_read(sw + (0 .. p - 1));
+    assigns H[0 .. p*q - 1];
+ */
+static void pinv_scale_rows(size_t r, size_t p, size_t q, double *H, const double *sw,
+                            double big)
+{
+    (void)p; /* bounds r (see the contract) */
+    /*@ loop invariant 0 <= j <= r;
+        loop assigns j, H[0 .. p*q - 1];
+        loop variant r - j;
+     */
+    for (size_t j = 0; j < r; j++) {
+        double d1 = sw[j];
+        double d2 = sw[j] * big;
+        /*@ loop invariant 0 <= i <= q;
+            loop assigns i, H[0 .. p*q - 1];
+            loop variant q - i;
+         */
+        for (size_t i = 0; i < q; i++) {
+            /*@ assert ji: j*q + i < p*q; */
+            H[j * q + i] = H[j * q + i] / d1 / d2;
+        }
     }
+}
+
+/* nsm_pinv on validated arguments (m, n >= 1, work of nsm_pinv_work(m, n) doubles). */
+/*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
+    requires valid_A: \valid_read(A + (0 .. m*n - 1));
+    requires valid_rank: \valid(rank);
+    requires valid_X: \valid(X + (0 .. n*m - 1));
+    requires valid_work: \valid(work + (0 .. nsm_svd_lwork(m, n) - 1));
+    assigns *rank, X[0 .. n*m - 1], work[0 .. nsm_svd_lwork(m, n) - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                    \result == NSM_ERR_NO_CONVERGENCE;
+    ensures rank_bound: \result == NSM_OK ==> 0 <= *rank <= nsm_lmin(m, n);
+ */
+static nsm_status pinv_run(size_t m, size_t n, const double *A, double rtol, size_t *rank,
+                           double *X, double *work)
+{
+    size_t p = m <= n ? m : n;
+    size_t q = m <= n ? n : m;
+    /*@ assert sz: p*q + p*p + p == p * (m + n + 1); */
     double big = 0.0;
     nsm_status st = svd_core(m, n, A, work, &big);
     if (st != NSM_OK) {
@@ -845,22 +1101,7 @@ nsm_status nsm_pinv(size_t m, size_t n, const double *A, double rtol, size_t *ra
     }
     /* Row j of H is s̃_j times a singular vector of the longer side (s̃_j = s_j / big):
        divide it by s̃_j · s_j, so that X = Σ_j (row j of R or H) ⊗ (row j of H or R). */
-    /*@ loop invariant 0 <= j <= r;
-        loop assigns j, H[0 .. p*q - 1];
-        loop variant r - j;
-     */
-    for (size_t j = 0; j < r; j++) {
-        double d1 = sw[j];
-        double d2 = sw[j] * big;
-        /*@ loop invariant 0 <= i <= q;
-            loop assigns i, H[0 .. p*q - 1];
-            loop variant q - i;
-         */
-        for (size_t i = 0; i < q; i++) {
-            /*@ assert ji: j*q + i < p*q; */
-            H[j * q + i] = H[j * q + i] / d1 / d2;
-        }
-    }
+    pinv_scale_rows(r, p, q, H, sw, big);
     if (m >= n) {
         /* X (n×m) = R[0..r)ᵀ · H[0..r): R rows are v_j (length n), H rows u_j/s_j (length m). */
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)n, (int)m, (int)r, 1.0, R,
@@ -872,4 +1113,18 @@ nsm_status nsm_pinv(size_t m, size_t n, const double *A, double rtol, size_t *ra
     }
     *rank = r;
     return NSM_OK;
+}
+
+nsm_status nsm_pinv(size_t m, size_t n, const double *A, double rtol, size_t *rank, double *X,
+                    double *work, size_t lwork)
+{
+    nsm_status st = pinv_check(m, n, A, rtol, rank, X, work, lwork);
+    if (st != NSM_OK) {
+        return st;
+    }
+    if (m == 0u || n == 0u) {
+        *rank = 0u;
+        return NSM_OK;
+    }
+    return pinv_run(m, n, A, rtol, rank, X, work);
 }
