@@ -88,7 +88,7 @@ for mod in $modules; do
         units+=("$(wc -c < "$f") $mod $(basename "$f" .c)")
     done
 done
-rm -f "$out"/*.result
+for mod in $modules; do rm -f "$out/$mod".*.result; done
 start_all=$(date +%s)
 running=0
 while read -r _ mod unit; do
