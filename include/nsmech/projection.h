@@ -164,7 +164,7 @@ typedef enum nsm_mu_mode {
     NSM_MU_GIVEN = 1
 } nsm_mu_mode;
 
-/** Workspace (doubles) for nsm_proj_inertia: n·n; 0 if n is out of range. */
+/** Workspace (doubles) for nsm_proj_inertia: 2·n·n; 0 if n is out of range. */
 /*@ assigns \nothing;
     ensures range: \result == 0 || (1 <= n <= NSM_MAX_DIM && \result == 2*n*n);
  */
@@ -364,7 +364,8 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
  * NSM_ERR_ARG (options out of domain), NSM_ERR_NOT_FINITE (any input), NSM_ERR_NOT_SPD (M not
  * symmetric within sym_rtol, M not positive definite, μ* <= 0 or M̄ not factorisable),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (an output, info included, overlaps an input, another output
- * or work), NSM_ERR_NO_CONVERGENCE (SVD).
+ * or work), NSM_ERR_NO_CONVERGENCE (SVD), NSM_ERR_RANK (the SVD reported a rank above min(n, m);
+ * a defensive check that the proofs require, not expected to occur).
  */
 /*@ requires valid_in: (M == \null || \valid_read(M + (0 .. n*n - 1))) &&
                        (C == \null || \valid_read(C + (0 .. n*n - 1))) &&
