@@ -118,13 +118,26 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
 nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, double tol,
                              int *inside);
 
+/*@ // Moreau's characterisation of the Euclidean projection p = (pn, p0, p1) of
+    // x = (xn, x0, x1) onto K_mu (a closed convex cone): with p in K_mu, the point p is the
+    // nearest point of K_mu to x exactly when x - p is orthogonal to p and lies in the polar
+    // cone K_mu° = { (yn, yt) : mu·||yt|| <= -yn } (written here without a square root).
+    predicate nsm_cone_moreau(real mu, real xn, real x0, real x1, real pn, real p0, real p1) =
+        (xn - pn) * pn + (x0 - p0) * p0 + (x1 - p1) * p1 == 0 &&
+        xn - pn <= 0 &&
+        (mu * mu) * ((x0 - p0) * (x0 - p0) + (x1 - p1) * (x1 - p1)) <= (xn - pn) * (xn - pn);
+ */
+
 /**
  * Euclidean projection of (ln, lt) onto K_mu, in closed form. With a = ||lt||_2:
  *  - a <= mu*ln (inside):              (pn, pt) = (ln, lt);
  *  - mu*a <= -ln (in the polar cone):  (pn, pt) = (0, 0);
  *  - otherwise:  pn = (ln + mu*a)/(1 + mu^2),  pt = mu*pn * lt/a.
  * For mu = 0 this is (max(ln, 0), 0). pt may be lt itself (in place) but may not partly
- * overlap it; pn may not overlap lt or pt.
+ * overlap it; pn may not overlap lt or pt. The contract proves, in the real model, that the
+ * result lies in K_mu (in_cone), that points of K_mu are kept (fixed), and Moreau's
+ * characterisation of the nearest point (nearest: x - p orthogonal to p and in the polar cone).
+ * In IEEE arithmetic each holds up to the rounding of the closed form.
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (d not 1 or 2), NSM_ERR_ARG (mu < 0 or
  * not finite), NSM_ERR_NOT_FINITE (ln or lt has NaN/Inf), NSM_ERR_ALIAS.
  */
@@ -152,6 +165,9 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
       ensures in_cone: \result == NSM_OK ==> nsm_in_cone_tol(d, mu, 0.0, *pn, pt);
       ensures fixed: \result == NSM_OK && nsm_in_cone_tol{Pre}(d, mu, 0.0, ln, lt) ==>
                        *pn == ln && \forall integer i; 0 <= i < d ==> pt[i] == \old(lt[i]);
+      ensures nearest: \result == NSM_OK ==>
+                         nsm_cone_moreau(mu, ln, \old(lt[0]), (d == 2 ? \old(lt[1]) : 0.0),
+                                         *pn, pt[0], (d == 2 ? pt[1] : 0.0));
     complete behaviors;
     disjoint behaviors;
  */

@@ -1,17 +1,7 @@
 /* The Coulomb friction cone: membership with tolerance and Euclidean projection (closed form). */
 #include "nsmech/setvalued.h"
 #include "../nsm_math.h"
-
-/* p / q for q > 0, with a contract free of division (keeps the provers' goals polynomial). */
-/*@ requires pos: q > 0;
-    assigns \nothing;
-    ensures prod: \result * q == p;
-    ensures pos: p > 0 ==> \result > 0;
- */
-static double ratio(double p, double q)
-{
-    return p / q;
-}
+#include "real_facts.h"
 
 /* big·r, the norm of (x, y) = big·(a, b) when r = ||(a, b)||. */
 /*@ requires ax: a * big == x;
@@ -52,28 +42,6 @@ static double norm2d(double x, double y)
     double b = ratio(y, big);
     double r = sqrt(a * a + b * b);
     return unscale(a, b, r, big, x, y);
-}
-
-/* Lemma functions: empty at run time; their contracts are the algebraic facts, proved once in
-   a small context and instantiated where they are called. */
-/*@ requires 0 <= x <= y;
-    assigns \nothing;
-    ensures x * x <= y * y;
- */
-static void lemma_sq_le(double x, double y)
-{
-    (void)x;
-    (void)y;
-}
-
-/*@ requires 0 <= y < x;
-    assigns \nothing;
-    ensures y * y < x * x;
- */
-static void lemma_sq_lt(double x, double y)
-{
-    (void)x;
-    (void)y;
 }
 
 /* Reads the d tangent entries of lt into (*t0, *t1), with *t1 = 0 when d = 1. */
@@ -147,6 +115,8 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
     requires valid: \valid(u0) && \valid(u1) && \separated(u0, u1);
     assigns *u0, *u1;
     ensures norm: *u0 * *u0 + *u1 * *u1 == m * m;
+    ensures dot: t0 * *u0 + t1 * *u1 == c * (a * a);
+    ensures rest: (t0 - *u0) * (t0 - *u0) + (t1 - *u1) * (t1 - *u1) == (a - m) * (a - m);
     ensures zero_t1: t1 == 0 ==> *u1 == 0;
  */
 static void scale_tangent(double c, double t0, double t1, double a, double m, double *u0,
@@ -159,8 +129,45 @@ static void scale_tangent(double c, double t0, double t1, double a, double m, do
     /*@ assert e1: v0 * v0 + v1 * v1 == (c * c) * (t0 * t0 + t1 * t1); */
     /*@ assert e2: (c * c) * (t0 * t0 + t1 * t1) == (c * c) * (a * a); */
     /*@ assert e3: (c * c) * (a * a) == (c * a) * (c * a); */
+    /*@ assert d1: t0 * v0 + t1 * v1 == c * (t0 * t0 + t1 * t1); */
+    /*@ assert d2: c * (a * a) == (c * a) * a; */
     *u0 = v0;
     *u1 = v1;
+}
+
+/* The projection of (ln, (t0, t1)) with norm a > 0 onto the boundary of K_mu, for a point
+   neither in K_mu nor in its polar cone: pn = (ln + mu·a)/(1 + mu²), q = mu·pn·t/a. */
+/*@ requires mu: mu >= 0;
+    requires norm: a > 0 && a * a == t0 * t0 + t1 * t1;
+    requires outside: ln < 0 || a > mu * ln;
+    requires not_polar: mu * a > -ln;
+    requires valid: \valid(pn) && \valid(q0) && \valid(q1);
+    requires sep: \separated(pn, q0, q1);
+    assigns *pn, *q0, *q1;
+    ensures n_nonneg: *pn >= 0;
+    ensures in_cone: *q0 * *q0 + *q1 * *q1 <= (mu * *pn) * (mu * *pn);
+    ensures zero_t1: t1 == 0 ==> *q1 == 0;
+    ensures nearest: nsm_cone_moreau(mu, ln, t0, t1, *pn, *q0, *q1);
+ */
+static void project_boundary(double mu, double ln, double t0, double t1, double a, double *pn,
+                             double *q0, double *q1)
+{
+    double n = ratio(ln + mu * a, 1.0 + mu * mu);
+    /*@ assert n_pos: n > 0; */
+    double c = ratio(mu * n, a);
+    /*@ assert ca: c * a == mu * n; */
+    /*@ assert ml: ln < 0 ==> mu * ln <= 0; */
+    /*@ assert gap: (a - mu * n) * (1.0 + mu * mu) == a - mu * ln; */
+    lemma_sign(a - mu * n, 1.0 + mu * mu);
+    lemma_mul_nonneg(mu, a - mu * n);
+    /*@ assert normal: ln - n == -(mu * (a - mu * n)) && ln - n <= 0; */
+    *pn = n;
+    scale_tangent(c, t0, t1, a, mu * n, q0, q1);
+    /*@ assert tq: t0 * *q0 + t1 * *q1 == (mu * n) * a; */
+    /*@ assert dot0: (ln - n) * n + (t0 - *q0) * *q0 + (t1 - *q1) * *q1 == 0; */
+    /*@ assert pol: (mu * mu) * ((t0 - *q0) * (t0 - *q0) + (t1 - *q1) * (t1 - *q1)) ==
+                    (ln - n) * (ln - n); */
+    /*@ assert moreau: nsm_cone_moreau(mu, ln, t0, t1, n, *q0, *q1); */
 }
 
 /* Closed-form projection of (ln, (t0, t1)) with norm a onto K_mu; writes (*pn, *q0, *q1). */
@@ -174,6 +181,7 @@ static void scale_tangent(double c, double t0, double t1, double a, double m, do
     ensures zero_t1: t1 == 0 ==> *q1 == 0;
     ensures fixed: (ln >= 0 && a * a <= (mu * ln) * (mu * ln)) ==>
                      (*pn == ln && *q0 == t0 && *q1 == t1);
+    ensures nearest: nsm_cone_moreau(mu, ln, t0, t1, *pn, *q0, *q1);
  */
 static void project_closed(double mu, double ln, double t0, double t1, double a, double *pn,
                            double *q0, double *q1)
@@ -187,21 +195,21 @@ static void project_closed(double mu, double ln, double t0, double t1, double a,
         *pn = ln;
         *q0 = t0;
         *q1 = t1;
+        /*@ assert kept: nsm_cone_moreau(mu, ln, t0, t1, *pn, *q0, *q1); */
         return;
     }
     if (mu * a <= -ln) {
+        /*@ assert ma: 0 <= mu * a; */
+        lemma_sq_le(mu * a, -ln);
+        /*@ assert polar: (mu * mu) * (a * a) <= ln * ln; */
         *pn = 0.0;
         *q0 = 0.0;
         *q1 = 0.0;
+        /*@ assert zero: nsm_cone_moreau(mu, ln, t0, t1, *pn, *q0, *q1); */
         return;
     }
     /*@ assert pos_a: a > 0; */
-    double n = ratio(ln + mu * a, 1.0 + mu * mu);
-    /*@ assert n_pos: n > 0; */
-    double c = ratio(mu * n, a);
-    /*@ assert ca: c * a == mu * n; */
-    *pn = n;
-    scale_tangent(c, t0, t1, a, mu * n, q0, q1);
+    project_boundary(mu, ln, t0, t1, a, pn, q0, q1);
 }
 
 /* Writes the projection (n, (q0, q1)) to (*pn, pt[0 .. d-1]). */
@@ -258,6 +266,7 @@ nsm_status nsm_cone_project(size_t d, double mu, double ln, const double *lt, do
     project_closed(mu, ln, t0, t1, a, &n, &q0, &q1);
     /*@ assert kept: nsm_in_cone_tol{Pre}(d, mu, 0.0, ln, lt) ==>
                        (n == ln && q0 == lt[0] && (d == 2 ==> q1 == lt[1])); */
+    /*@ assert tang: t0 == lt[0] && t1 == (d == 2 ? lt[1] : 0.0); */
     store_projection(d, mu, n, q0, q1, pn, pt);
     return NSM_OK;
 }
