@@ -65,7 +65,10 @@
  *  P5 nsm_impact_solve[_d]: NSM_OK with a non-finite v_plus, Lambda or info value (e.g.
  *     mu = 1e305; tests/test_contact.c);
  *  P6 nsm_routh_planar: NSM_OK with p_n = inf and p_t, u_t NaN when -u_n/W_nn overflows
- *     (tests/test_contact.c).
+ *     (tests/test_contact.c);
+ *  P7 nsm_cone_contains: with ‖lt‖ and mu·ln + tol both subnormal, ‖lt‖ is rounded to a
+ *     subnormal (big·r unscaled) and membership is decided wrongly, e.g. lt = (2^-1074,
+ *     2^-1074), tol = 2^-1074 gives inside = 1 (tests/test_setvalued.c).
  */
 #include <float.h>
 #include <math.h>
@@ -784,6 +787,11 @@ static void f_cone_contains(rd *r)
     setup(&F, r);
     snapshot(&F);
     int *inside = (int *)(void *)F.s[IS].p;
+    if (debug) {
+        fprintf(stderr, "nsm_cone_contains d %zu mu %.17g ln %.17g tol %.17g [%s]\n", d, mu, ln,
+                tol, desc);
+        dump("lt", d == 1 || d == 2 ? d : 1, F.s[LT].p);
+    }
     nsm_status s = nsm_cone_contains(d, mu, ln, F.s[LT].p, tol, inside);
     check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
                         BIT(NSM_ERR_NOT_FINITE));
@@ -792,7 +800,12 @@ static void f_cone_contains(rd *r)
         CHECK(*inside == 0 || *inside == 1);
         int clear;
         int ref = cone_ref(d, mu, tol, ln, F.s[LT].p, &clear);
-        if (clear) {
+        long double t2 = (long double)F.s[LT].p[0] * F.s[LT].p[0] +
+                         (d == 2 ? (long double)F.s[LT].p[1] * F.s[LT].p[1] : 0.0L);
+        long double rhs = fabsl((long double)mu * ln + tol);
+        if (clear && !strict && sqrtl(t2) < DBL_MIN && rhs < DBL_MIN) {
+            pending_hits++; /* P7: ‖lt‖ and mu·ln + tol both subnormal: ‖lt‖ is rounded */
+        } else if (clear) {
             CHECK(*inside == ref);
         }
     }
@@ -1259,7 +1272,7 @@ static void f_impact(rd *r)
     release(&F);
 }
 
-#define NPENDING 6
+#define NPENDING 7
 
 /* ---- entry ----------------------------------------------------------------------------- */
 
