@@ -388,9 +388,10 @@ static void test_cone_project_property(void)
  * the #ifdef here and the matching entry of the pending list in tests/fuzz/fuzz_api.c.
  */
 #ifdef NSM_FUZZ_PENDING
-/* P2 (tests/fuzz/corpus/fuzz_api/finding_P2_unit_norm_overflow): ‖v‖₂ = √2·DBL_MAX is
-   above DBL_MAX; nsm_unit returned NSM_OK, NSM_UNIT_DIRECTION and u = 0 (norm overflowed). */
-static void test_unit_norm_overflow(void)
+/* P2 (tests/fuzz/corpus/fuzz_api/finding_P2_unit_norm_overflow, _subnormal): the norm is
+   unscaled before dividing. ‖v‖₂ = √2·DBL_MAX is above DBL_MAX: nsm_unit returned NSM_OK,
+   NSM_UNIT_DIRECTION and u = 0. ‖v‖₂ = √3·2^-1074 rounds to 2·2^-1074: u = (0.5, 0.5, 0.5). */
+static void test_unit_norm_out_of_range(void)
 {
     const double v[2] = {DBL_MAX, DBL_MAX};
     double u[2] = {-1.0, -1.0};
@@ -399,6 +400,14 @@ static void test_unit_norm_overflow(void)
     CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
     CU_ASSERT_DOUBLE_EQUAL(u[0], sqrt(0.5), 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(u[1], sqrt(0.5), 1e-15);
+    const double tiny = 4.9406564584124654e-324; /* 2^-1074 */
+    const double w[3] = {tiny, tiny, tiny};
+    double x[3] = {-1.0, -1.0, -1.0};
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(3, w, 0.0, &which, x), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(x[i], sqrt(1.0 / 3.0), 1e-15);
+    }
 }
 
 /* P7 (finding_P7_cone_contains_subnormal): ‖lt‖ = √2·2^-1074 > tol = 2^-1074, so (0, lt)
@@ -443,7 +452,8 @@ static CU_TestInfo unit_tests[] = {
     {"unit map: errors write nothing", test_unit_errors},
     {"unit map: property against long double", test_unit_property},
 #ifdef NSM_FUZZ_PENDING
-    {"unit map: norm above DBL_MAX (fuzz finding P2)", test_unit_norm_overflow},
+    {"unit map: norm above DBL_MAX or subnormal (fuzz finding P2)",
+     test_unit_norm_out_of_range},
 #endif
     CU_TEST_INFO_NULL,
 };

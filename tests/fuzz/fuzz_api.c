@@ -57,7 +57,9 @@
  * tests/fuzz/corpus/fuzz_api/finding_P<i>_* and a regression test under NSM_FUZZ_PENDING:
  *  P1 nsm_routh_spatial: NSM_OK with non-finite impulses or velocities (overflow inside;
  *     tests/test_routh_spatial.c);
- *  P2 nsm_unit: ‖v‖₂ above DBL_MAX gives NSM_UNIT_DIRECTION with u = 0 (tests/test_setvalued.c);
+ *  P2 nsm_unit: the norm is unscaled (big·sqrt(ss)) before dividing: ‖v‖₂ above DBL_MAX gives
+ *     NSM_UNIT_DIRECTION with u = 0, a subnormal ‖v‖₂ is rounded and u is not a unit vector
+ *     (v = 3 × 2^-1074 gives u = 0.5 each) (tests/test_setvalued.c);
  *  P3 nsm_hull2d: coordinates of magnitude >= 1e153 (cross products overflow) give a wrong
  *     hull, e.g. an index twice (tests/test_contact.c);
  *  P4 nsm_cone_project: ‖lt‖, mu·‖lt‖, |ln| + mu·‖lt‖ or mu² beyond DBL_MAX give NaN or
@@ -679,14 +681,14 @@ static void f_dynamics(rd *r)
 
 /* ---- set-valued ------------------------------------------------------------------------ */
 
-/* ‖v‖₂ > DBL_MAX (evaluated in long double) */
-static int norm_above_max(size_t n, const double *v)
+/* ‖v‖₂ above DBL_MAX or below DBL_MIN (subnormal), evaluated in long double */
+static int norm_out_of_range(size_t n, const double *v)
 {
     long double q = 0.0L;
     for (size_t i = 0; i < n; i++) {
         q += (long double)v[i] * v[i];
     }
-    return sqrtl(q) > (long double)DBL_MAX;
+    return sqrtl(q) > (long double)DBL_MAX || sqrtl(q) < (long double)DBL_MIN;
 }
 
 static void f_unit(rd *r)
@@ -737,7 +739,7 @@ static void f_unit(rd *r)
             for (size_t i = 0; i < n; i++) {
                 CHECK(up[i] == 0.0);
             }
-        } else if (!strict && norm_above_max(n, v0)) {
+        } else if (!strict && norm_out_of_range(n, v0)) {
             pending_hits++; /* P2 */
         } else {
             CHECK(finite_all(n, up));
