@@ -1,9 +1,10 @@
-# nsmech — the one entry point: all, check, test, asan, prove, proved-client, demo, bench,
-# install, clean.
+# nsmech — the one entry point: all, check, test, asan, fuzz, prove, proved-client, demo,
+# bench, install, clean.
 #
 #   make            static and shared libraries in build/
-#   make check      set-up, unit + property tests, the same under ASan/UBSan, then proofs
-#                   and the proved client
+#   make check      set-up, unit + property tests, the same under ASan/UBSan, a short fuzzing
+#                   run, then proofs and the proved client
+#   make fuzz       libFuzzer harnesses (tests/fuzz/), FUZZ_SECONDS each (default 60)
 #   make demo       set-up, build and run the examples (CSV + PNG under build/demo/)
 #   make bench      benchmarks (timings printed, nothing asserted)
 #   make prove      Frama-C/WP over every source file; fails on any unproved goal (prover
@@ -60,7 +61,7 @@ BENCH_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang tools test asan prove prove-full proved-client demo bench install \
+.PHONY: all deps check compile-clang tools test asan fuzz prove prove-full proved-client demo bench install \
         uninstall clean examples
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
@@ -151,6 +152,7 @@ check: $(STAMP_CHECK)
 	@sh scripts/stage.sh lint sh scripts/lint.sh
 	@sh scripts/stage.sh test $(MAKE) --no-print-directory test
 	@sh scripts/stage.sh asan $(MAKE) --no-print-directory asan
+	@sh scripts/stage.sh fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=45
 	@sh scripts/stage.sh prove $(MAKE) --no-print-directory prove
 	@sh scripts/stage.sh proved-client $(MAKE) --no-print-directory proved-client
 	@sh scripts/run-tests.sh summary
@@ -171,6 +173,34 @@ $(BUILD)/tests/test_cli: $(NSM_BIN)
 $(BUILD)/asan/test_cli: $(BUILD)/asan/nsm
 
 tools: $(NSM_BIN)
+
+# --- fuzzing (libFuzzer with ASan/UBSan; clang 14, libclang-rt-14-dev) -----------------------
+# Each harness tests/fuzz/<h>.c is linked with the library (and, for fuzz_cli, the nsm sources
+# but main.c) compiled with the same sanitizers; scripts/fuzz.sh runs it FUZZ_SECONDS on a copy
+# of tests/fuzz/corpus/<h> in build/fuzz/corpus/<h> and prints
+# "fuzz <h> executions <E> findings <F>"; any finding fails the target.
+FUZZ_SECONDS ?= 60
+FUZZ_HARNESS := fuzz_cli fuzz_api
+FUZZ_BIN     := $(patsubst %,$(BUILD)/fuzz/%,$(FUZZ_HARNESS))
+FUZZ_FLAGS   := -std=c11 -Wall -Wextra -Werror -O1 -g -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=all -fno-omit-frame-pointer -Iinclude
+FUZZ_OPTS_fuzz_cli := -max_len=4096 -dict=tests/fuzz/fuzz_cli.dict
+FUZZ_OPTS_fuzz_api := -max_len=512
+CLI_SRC      := $(filter-out tools/nsm/main.c,$(TOOL_SRC))
+
+$(BUILD)/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c $(CLI_SRC) tools/nsm/cli.h $(LIB_SRC) $(LIB_HDR) \
+                        | $(STAMP_CHECK)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_FLAGS) -Itools/nsm $< $(CLI_SRC) $(LIB_SRC) -lcjson $(BLAS_LIBS) $(MATH_LIBS) -o $@
+
+$(BUILD)/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(LIB_SRC) $(LIB_HDR) | $(STAMP_CHECK)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_FLAGS) $< $(LIB_SRC) $(BLAS_LIBS) $(MATH_LIBS) -o $@
+
+fuzz: $(FUZZ_BIN)
+	@status=0; \
+	$(foreach h,$(FUZZ_HARNESS),sh scripts/fuzz.sh $(h) $(FUZZ_SECONDS) $(FUZZ_OPTS_$(h)) || status=1;) \
+	exit $$status
 
 # --- examples, demo, bench ----------------------------------------------------------------
 $(BUILD)/examples/%: examples/%.c $(LIB_A)
@@ -216,4 +246,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/examples $(BUILD)/bench \
 	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang $(NSM_BIN) $(BUILD)/*.a $(BUILD)/*.so \
-	       $(BUILD)/results $(PC_OUT) $(BUILD)/stage
+	       $(BUILD)/results $(PC_OUT) $(BUILD)/stage $(BUILD)/fuzz

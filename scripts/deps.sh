@@ -6,8 +6,10 @@
 #   sh scripts/deps.sh build   make, make install: OpenBLAS (CBLAS), cJSON, pkg-config
 #   sh scripts/deps.sh demo    build + gnuplot (the plots of make demo)
 #   sh scripts/deps.sh bench   build + LAPACKE (the baselines of make bench)
-#   sh scripts/deps.sh check   build + CUnit, LAPACKE (test oracles), clang, python3,
-#                              Frama-C, Why3, Z3, CVC4 (make check, make test, make prove)
+#   sh scripts/deps.sh check   build + CUnit, LAPACKE (test oracles), clang and its runtime
+#                              libraries (libFuzzer, sanitizers: libclang-rt-14-dev), python3,
+#                              Frama-C, Why3, Z3, CVC4 (make check, make test, make fuzz,
+#                              make prove)
 # Without an argument: check (everything).
 set -eu
 
@@ -17,7 +19,8 @@ case "$profile" in
 build) PKGS="$BUILD_PKGS" ;;
 demo) PKGS="$BUILD_PKGS gnuplot-nox" ;;
 bench) PKGS="$BUILD_PKGS liblapacke-dev" ;;
-check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang python3 frama-c-base why3 z3 cvc4" ;;
+check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang libclang-rt-14-dev python3 frama-c-base
+    why3 z3 cvc4" ;;
 *)
     echo "deps.sh: unknown profile '$profile' (build, demo, bench, check)" >&2
     exit 2

@@ -916,6 +916,74 @@ static void test_hull(void)
     CU_ASSERT_EQUAL(nsm_hull2d(4, x, y, (size_t *)(void *)y, hull, &nh), NSM_ERR_ALIAS);
 }
 
+/*
+ * Fuzz findings awaiting a fix in src/ (docs/developing.md, "Fuzzing"): compiled only with
+ * -DNSM_FUZZ_PENDING (make -B test CFLAGS=-DNSM_FUZZ_PENDING) until the fix lands; then remove
+ * the #ifdef here and the matching entry of the pending list in tests/fuzz/fuzz_api.c.
+ */
+#ifdef NSM_FUZZ_PENDING
+/* P3 (tests/fuzz/corpus/fuzz_api/finding_P3_hull_overflow): coordinates near 1e200, cross
+   products overflow; nsm_hull2d returned NSM_OK with hull 2 3 0 3 (point 3 twice, point 1
+   missing). All four points are vertices: counter-clockwise 2, 0, 3, 1. */
+static void test_hull_overflow(void)
+{
+    const double x[4] = {2e200, -1e200, -1e200, 1e160};
+    const double y[4] = {1.0, 3.0, -2e200, 2e200};
+    size_t idx[4], hull[5], nh = 0;
+    nsm_status s = nsm_hull2d(4, x, y, idx, hull, &nh);
+    CU_ASSERT(s == NSM_OK || s == NSM_ERR_OVERFLOW);
+    if (s == NSM_OK) {
+        static const size_t want[4] = {2, 0, 3, 1};
+        CU_ASSERT_EQUAL_FATAL(nh, 4);
+        size_t at = 0;
+        while (at < 4 && hull[0] != want[at]) {
+            at++;
+        }
+        for (size_t i = 0; i < 4 && at < 4; i++) {
+            CU_ASSERT_EQUAL(hull[i], want[(at + i) % 4]);
+        }
+    }
+}
+
+/* P6 (finding_P6_routh_planar_overflow): W_nn = 1e-300, u_n = -1e10, so p_n = -u_n/W_nn =
+   1e310 is beyond DBL_MAX; nsm_routh_planar returned NSM_OK with p_n = inf, p_t = u_t = NaN
+   (nsm_routh_bound returns NSM_OK with bound = inf). Wanted: an error status. */
+static void test_routh_overflow(void)
+{
+    const double W[4] = {1.0, 0.0, 0.0, 1e-300}, u0[2] = {0.0, -1e10};
+    const double mus[2] = {0.0, 0.5};
+    for (size_t i = 0; i < 2; i++) {
+        nsm_routh_result r;
+        nsm_status s = nsm_routh_planar(W, u0, mus[i], 1e-12, &r);
+        CU_ASSERT(s != NSM_OK || (isfinite(r.p_n) && isfinite(r.p_t) && isfinite(r.u_t)));
+    }
+}
+
+/* P5 (finding_P5_impact_mu_huge): one contact, mu = 1e305; nsm_impact_solve returned NSM_OK
+   with v_plus = inf and an infinite tangential impulse. The contact sticks: v_plus = 0. */
+static void test_impact_mu_huge(void)
+{
+    const double M[1] = {1.1875}, Jn[1] = {3.875}, Jt[1] = {0.1875}, mu[1] = {1e305};
+    const double vm[1] = {-2.875}, ratios[1] = {1.0};
+    double vp[1], lam[2], work[64];
+    nsm_impact_opts o = NSM_IMPACT_OPTS_DEFAULT;
+    o.steps = 3;
+    o.fw_iters = 19;
+    o.fallback_steps = 19;
+    nsm_impact_policy pol;
+    memset(&pol, 0, sizeof pol);
+    pol.kind = NSM_POLICY_SIMULTANEOUS;
+    pol.ratios = ratios;
+    nsm_impact_info info;
+    nsm_status s = nsm_impact_solve(1, 1, M, Jn, Jt, mu, vm, &pol, &o, vp, lam, &info, work,
+                                    nsm_impact_work(1, 1));
+    if (s == NSM_OK) {
+        CU_ASSERT(isfinite(vp[0]) && isfinite(lam[0]) && isfinite(lam[1]));
+        CU_ASSERT_DOUBLE_EQUAL(vp[0], 0.0, 1e-6);
+    }
+}
+#endif
+
 static CU_TestInfo routh_tests[] = {
     {"routh: Lemma 2 bound (closed form, frictionless, errors)", test_routh_bound},
     {"routh: slip throughout (closed form, mirror)", test_routh_slip_throughout},
@@ -926,6 +994,9 @@ static CU_TestInfo routh_tests[] = {
     {"routh: Painleve continuation", test_routh_painleve},
     {"routh: errors and separating input", test_routh_errors},
     {"routh: property against fine-step integration", test_routh_property},
+#ifdef NSM_FUZZ_PENDING
+    {"routh: p_n beyond DBL_MAX (fuzz finding P6)", test_routh_overflow},
+#endif
     CU_TEST_INFO_NULL,
 };
 
@@ -938,6 +1009,10 @@ static CU_TestInfo impact_tests[] = {
     {"impact: box against floor and wall, every policy", test_impact_boxwall},
     {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
     {"hull2d: property against brute force", test_hull},
+#ifdef NSM_FUZZ_PENDING
+    {"hull2d: coordinates near 1e200 (fuzz finding P3)", test_hull_overflow},
+    {"impact: mu = 1e305 gives v_plus = inf (fuzz finding P5)", test_impact_mu_huge},
+#endif
     CU_TEST_INFO_NULL,
 };
 

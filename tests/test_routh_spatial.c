@@ -435,6 +435,29 @@ static void test_errors(void)
     CU_ASSERT_EQUAL(r.steps, 0);
 }
 
+/*
+ * Fuzz findings awaiting a fix in src/ (docs/developing.md, "Fuzzing"): compiled only with
+ * -DNSM_FUZZ_PENDING (make -B test CFLAGS=-DNSM_FUZZ_PENDING) until the fix lands; then remove
+ * the #ifdef here and the matching entry of the pending list in tests/fuzz/fuzz_api.c.
+ */
+#ifdef NSM_FUZZ_PENDING
+/* P1 (tests/fuzz/corpus/fuzz_api/finding_P1_routh_spatial_nan): finite SPD W with a large
+   entry and a large normal velocity; nsm_routh_spatial returned NSM_OK with p_t = NaN,
+   p_n = inf (and bound = inf). Wanted: an error, or finite impulses in the cone. */
+static void test_overflow(void)
+{
+    const double W[9] = {1e102, 0, 0, 0, 1, 0, 0, 0, 1};
+    const double u0[3] = {-1.0, -1.0, -1e257};
+    nsm_routh_spatial_result r;
+    nsm_status s = nsm_routh_spatial(W, u0, 0.75, 1e-12, 34, &r);
+    if (s == NSM_OK) {
+        CU_ASSERT(isfinite(r.p_t[0]) && isfinite(r.p_t[1]) && isfinite(r.p_n));
+        CU_ASSERT(isfinite(r.u_t[0]) && isfinite(r.u_t[1]) && isfinite(r.u_n));
+        CU_ASSERT(hypot(r.p_t[0], r.p_t[1]) <= 0.75 * r.p_n * (1 + 1e-12));
+    }
+}
+#endif
+
 static CU_TestInfo spatial_tests[] = {
     {"planar embedding: slip throughout (closed form)", test_planar_slip_throughout},
     {"planar embedding: slip then stick (closed form)", test_planar_slip_stick},
@@ -445,6 +468,9 @@ static CU_TestInfo spatial_tests[] = {
     {"convergence against RK4 as steps grows", test_convergence},
     {"invariants (1000 cases)", test_invariants},
     {"bad input, trivial answer, ztol", test_errors},
+#ifdef NSM_FUZZ_PENDING
+    {"overflow: NaN impulses on NSM_OK (fuzz finding P1)", test_overflow},
+#endif
     CU_TEST_INFO_NULL,
 };
 

@@ -382,11 +382,79 @@ static void test_cone_project_property(void)
     prop_run("cone projection satisfies Moreau's conditions", prop_cone_project, NULL, 5000);
 }
 
+/*
+ * Fuzz findings awaiting a fix in src/ (docs/developing.md, "Fuzzing"): compiled only with
+ * -DNSM_FUZZ_PENDING (make -B test CFLAGS=-DNSM_FUZZ_PENDING) until the fix lands; then remove
+ * the #ifdef here and the matching entry of the pending list in tests/fuzz/fuzz_api.c.
+ */
+#ifdef NSM_FUZZ_PENDING
+/* P2 (tests/fuzz/corpus/fuzz_api/finding_P2_unit_norm_overflow, _subnormal): the norm is
+   unscaled before dividing. ‖v‖₂ = √2·DBL_MAX is above DBL_MAX: nsm_unit returned NSM_OK,
+   NSM_UNIT_DIRECTION and u = 0. ‖v‖₂ = √3·2^-1074 rounds to 2·2^-1074: u = (0.5, 0.5, 0.5). */
+static void test_unit_norm_out_of_range(void)
+{
+    const double v[2] = {DBL_MAX, DBL_MAX};
+    double u[2] = {-1.0, -1.0};
+    nsm_unit_case which = NSM_UNIT_BALL;
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(2, v, 1e-12, &which, u), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+    CU_ASSERT_DOUBLE_EQUAL(u[0], sqrt(0.5), 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(u[1], sqrt(0.5), 1e-15);
+    const double tiny = 4.9406564584124654e-324; /* 2^-1074 */
+    const double w[3] = {tiny, tiny, tiny};
+    double x[3] = {-1.0, -1.0, -1.0};
+    CU_ASSERT_EQUAL_FATAL(nsm_unit(3, w, 0.0, &which, x), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(x[i], sqrt(1.0 / 3.0), 1e-15);
+    }
+}
+
+/* P7 (finding_P7_cone_contains_subnormal): ‖lt‖ = √2·2^-1074 > tol = 2^-1074, so (0, lt)
+   is outside the tolerance; nsm_cone_contains unscales the norm to a subnormal, which rounds
+   to 2^-1074, and answered inside = 1. */
+static void test_cone_contains_subnormal(void)
+{
+    const double tiny = 4.9406564584124654e-324; /* 2^-1074 */
+    const double lt[2] = {tiny, tiny};
+    int inside = -1;
+    CU_ASSERT_EQUAL_FATAL(nsm_cone_contains(2, 0.0, 0.0, lt, tiny, &inside), NSM_OK);
+    CU_ASSERT_EQUAL(inside, 0);
+}
+
+/* P4 (finding_P4_cone_project_mu_huge, finding_P4_cone_project_lt_huge): mu·‖lt‖ or ‖lt‖
+   beyond DBL_MAX; nsm_cone_project returned NSM_OK with pn, pt NaN (or pn = inf). Wanted: a
+   finite projection in the cone (it exists for both), or NSM_ERR_OVERFLOW. */
+static void test_cone_project_overflow(void)
+{
+    struct {
+        size_t d;
+        double mu, ln, lt[2];
+    } c[2] = {{1, 1e300, -1.0, {1e150, 0.0}}, {2, 0.5, 1.0, {DBL_MAX, DBL_MAX}}};
+    for (size_t i = 0; i < 2; i++) {
+        double pn = -1.0, pt[2] = {0.0, 0.0};
+        nsm_status s = nsm_cone_project(c[i].d, c[i].mu, c[i].ln, c[i].lt, &pn, pt);
+        CU_ASSERT(s == NSM_OK || s == NSM_ERR_OVERFLOW);
+        if (s == NSM_OK) {
+            int inside = 0;
+            CU_ASSERT(isfinite(pn) && isfinite(pt[0]) && isfinite(pt[1]));
+            CU_ASSERT_EQUAL(nsm_cone_contains(c[i].d, c[i].mu, pn, pt, 1e-12 * fabs(pn), &inside),
+                            NSM_OK);
+            CU_ASSERT_EQUAL(inside, 1);
+        }
+    }
+}
+#endif
+
 static CU_TestInfo unit_tests[] = {
     {"unit map: direction, in place, extreme magnitudes", test_unit_direction},
     {"unit map: ball below ztol, no invented direction", test_unit_ball},
     {"unit map: errors write nothing", test_unit_errors},
     {"unit map: property against long double", test_unit_property},
+#ifdef NSM_FUZZ_PENDING
+    {"unit map: norm above DBL_MAX or subnormal (fuzz finding P2)",
+     test_unit_norm_out_of_range},
+#endif
     CU_TEST_INFO_NULL,
 };
 
@@ -394,9 +462,15 @@ static CU_TestInfo cone_tests[] = {
     {"cone membership: examples, boundary, frictionless", test_cone_contains_examples},
     {"cone membership: errors", test_cone_contains_errors},
     {"cone membership: property against long double", test_cone_contains_property},
+#ifdef NSM_FUZZ_PENDING
+    {"cone membership: subnormal norm (fuzz finding P7)", test_cone_contains_subnormal},
+#endif
     {"cone projection: closed-form examples", test_cone_project_examples},
     {"cone projection: errors write nothing", test_cone_project_errors},
     {"cone projection: Moreau decomposition property", test_cone_project_property},
+#ifdef NSM_FUZZ_PENDING
+    {"cone projection: mu·|lt| beyond DBL_MAX (fuzz finding P4)", test_cone_project_overflow},
+#endif
     CU_TEST_INFO_NULL,
 };
 

@@ -23,8 +23,11 @@ typedef struct cli_err { char msg[512]; } cli_err;
 
 void cli_fail(cli_err *e, const char *fmt, ...);
 
-/** Reads a whole file ("-" = standard input) into a NUL-terminated buffer (caller frees). */
-char *cli_read_all(const char *path, cli_err *e);
+/**
+ * Reads a whole file ("-" = standard input) into a buffer (caller frees) of *len bytes plus a
+ * terminating NUL (the text itself may hold NUL bytes: cli_run rejects them).
+ */
+char *cli_read_all(const char *path, size_t *len, cli_err *e);
 
 /**
  * Parses JSON text into an object. On error names the byte offset (malformed text) or the
@@ -91,8 +94,31 @@ void cli_progress_step(cli_progress *p, size_t done);
 /** Writes the final count done (unless already on the line) and ends the line. */
 void cli_progress_end(cli_progress *p, size_t done);
 
+/**
+ * Limits on the work of one run, for the fuzz harness (tests/fuzz/fuzz_cli.c); the program
+ * passes NULL (no limits: the library's defaults and the file's sample count). A zero field
+ * leaves that quantity alone.
+ */
+typedef struct cli_budget {
+    size_t max_samples;           /* "samples" above this run this many samples */
+    size_t impact_steps;          /* nsm_impact_opts.steps */
+    size_t impact_fw_iters;       /* nsm_impact_opts.fw_iters */
+    size_t impact_fallback_steps; /* nsm_impact_opts.fallback_steps */
+} cli_budget;
+
 /** Commands: return an exit code; on success *out is the result object. */
 int cli_dynamics(const cJSON *problem, cJSON **out, cli_err *e);
-int cli_impact(const cJSON *problem, cJSON **out, cli_err *e);
+int cli_impact(const cJSON *problem, const cli_budget *budget, cJSON **out, cli_err *e);
+
+/**
+ * The program after reading its file, in memory: cmd ("dynamics" or "impact") on the text of
+ * len bytes (text[len] must be NUL; a NUL byte inside is an input error), path naming it in
+ * messages. Returns the exit code; *result receives the printed JSON result (caller frees) when
+ * there is one to print (always on CLI_EXIT_OK, and for a single impact run with a non-ok
+ * status), else NULL. e->msg holds the one-line message whenever the exit code is not 0.
+ * budget: NULL for the program (see cli_budget).
+ */
+int cli_run(const char *cmd, const char *text, size_t len, const char *path,
+            const cli_budget *budget, char **result, cli_err *e);
 
 #endif

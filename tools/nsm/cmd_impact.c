@@ -1,4 +1,5 @@
 /* nsm impact: multiple frictional impacts — one resolution, or a sampled outcome set. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nsmech.h"
@@ -34,7 +35,8 @@ static int read_count(const cJSON *pb, const char *name, double lo, double hi, d
     if (got <= 0) {
         return got;
     }
-    if (*x != (double)(long long)*x || *x < lo || *x > hi) {
+    /* range first: converting a double outside the integer type's range is undefined */
+    if (!(*x >= lo && *x <= hi) || *x != floor(*x)) {
         cli_fail(e, "field '%s': must be a whole number in [%.0f, %.0f]", name, lo, hi);
         return -1;
     }
@@ -144,7 +146,7 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
             }
             unsigned char *seen = calloc(p->k, 1);
             for (size_t i = 0; i < len; i++) {
-                if (o[i] != (double)(size_t)o[i] || o[i] < 0 || o[i] >= (double)p->k
+                if (!(o[i] >= 0 && o[i] < (double)p->k) || o[i] != floor(o[i])
                     || seen[(size_t)o[i]]) {
                     cli_fail(e, "field 'order': entry [%zu] is not a new contact index in 0..%zu",
                              i, p->k - 1);
@@ -267,11 +269,22 @@ static void add_run(cJSON *obj, const imp_problem *p, const double *vp, const do
     cJSON_AddNumberToObject(obj, "steps", (double)info->steps);
 }
 
-static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
+static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON **out,
+                          cli_err *e)
 {
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     if (p->has_tol) {
         opts.vtol = p->tol;
+    }
+    size_t samples = p->samples;
+    if (budget != NULL) {
+        if (budget->max_samples > 0 && samples > budget->max_samples) {
+            samples = budget->max_samples;
+        }
+        opts.steps = budget->impact_steps > 0 ? budget->impact_steps : opts.steps;
+        opts.fw_iters = budget->impact_fw_iters > 0 ? budget->impact_fw_iters : opts.fw_iters;
+        opts.fallback_steps = budget->impact_fallback_steps > 0 ? budget->impact_fallback_steps
+                                                                : opts.fallback_steps;
     }
     size_t lw = nsm_impact_work(p->n, p->k);
     if (lw == 0) {
@@ -332,8 +345,8 @@ static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
     cJSON_AddItemToObject(res, "outcomes", outs);
     size_t accepted = 0;
     cli_progress prog;
-    cli_progress_begin(&prog, "samples", p->samples);
-    for (size_t i = 0; i < p->samples; i++) {
+    cli_progress_begin(&prog, "samples", samples);
+    for (size_t i = 0; i < samples; i++) {
         pol.seed = (unsigned long)(p->seed + i) % NSM_PRNG_MOD;
         nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
                                           &opts, vp, lam, &info, work, lw);
@@ -350,9 +363,9 @@ static int cli_impact_run(const imp_problem *p, cJSON **out, cli_err *e)
         accepted += s == NSM_OK;
         cli_progress_step(&prog, i + 1);
     }
-    cli_progress_end(&prog, p->samples);
+    cli_progress_end(&prog, samples);
     cJSON_AddNumberToObject(res, "accepted", (double)accepted);
-    cJSON_AddNumberToObject(res, "rejected", (double)(p->samples - accepted));
+    cJSON_AddNumberToObject(res, "rejected", (double)(samples - accepted));
     *out = res;
     res = NULL;
     rc = CLI_EXIT_OK;
@@ -365,7 +378,7 @@ done:
     return rc;
 }
 
-int cli_impact(const cJSON *pb, cJSON **out, cli_err *e)
+int cli_impact(const cJSON *pb, const cli_budget *budget, cJSON **out, cli_err *e)
 {
     imp_problem p;
     memset(&p, 0, sizeof p);
@@ -373,7 +386,7 @@ int cli_impact(const cJSON *pb, cJSON **out, cli_err *e)
     if (imp_read(pb, &p, e) != 0) {
         goto done;
     }
-    rc = cli_impact_run(&p, out, e);
+    rc = cli_impact_run(&p, budget, out, e);
 done:
     imp_free(&p);
     return rc;

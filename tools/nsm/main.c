@@ -59,33 +59,18 @@ int main(int argc, char **argv)
     }
     cli_err e;
     e.msg[0] = '\0';
-    char *text = cli_read_all(argv[2], &e);
+    size_t len = 0;
+    char *text = cli_read_all(argv[2], &len, &e);
     if (text == NULL) {
         fprintf(stderr, "nsm: %s\n", e.msg);
         return CLI_EXIT_INPUT;
     }
-    cJSON *problem = cli_parse(text, argv[2], &e);
+    char *s = NULL;
+    int rc = cli_run(cmd, text, len, argv[2], NULL, &s, &e);
     free(text);
-    if (problem == NULL) {
-        fprintf(stderr, "nsm: %s\n", e.msg);
-        return CLI_EXIT_INPUT;
-    }
-    cJSON *out = NULL;
-    int rc = strcmp(argv[1], "dynamics") == 0 ? cli_dynamics(problem, &out, &e)
-                                              : cli_impact(problem, &out, &e);
-    cJSON_Delete(problem);
-    if (out == NULL) {
-        fprintf(stderr, "nsm: %s\n", e.msg[0] != '\0' ? e.msg : "failed");
-        return rc != CLI_EXIT_OK ? rc : CLI_EXIT_COMPUTE;
-    }
-    /* A complete result is printed even when the computation ended with a non-ok status
-       (e.g. an impact whose bound was exceeded): its "status" field says so, and the exit
-       status is then 3 with a one-line message. */
-    char *s = cJSON_Print(out);
-    cJSON_Delete(out);
     if (s == NULL) {
-        fprintf(stderr, "nsm: out of memory while printing the result\n");
-        return CLI_EXIT_COMPUTE;
+        fprintf(stderr, "nsm: %s\n", e.msg);
+        return rc;
     }
     int wr = puts(s);
     free(s);
@@ -94,7 +79,7 @@ int main(int argc, char **argv)
         return CLI_EXIT_COMPUTE;
     }
     if (rc != CLI_EXIT_OK) {
-        fprintf(stderr, "nsm: %s\n", e.msg[0] != '\0' ? e.msg : "failed");
+        fprintf(stderr, "nsm: %s\n", e.msg);
     }
     return rc;
 }

@@ -1,0 +1,1316 @@
+/*
+ * libFuzzer harness: the public C API (the headers under include/nsmech/) on structured inputs.
+ *
+ * Input layout: byte 0 picks the function; the rest is read as a stream by the decoders
+ * below (an exhausted stream reads as zero bytes, so every input decodes):
+ *   dimension  one byte: 0xff = NSM_MAX_DIM + 1, 0xfe = SIZE_MAX, else byte % (max + 1) with
+ *              a small max (at most 6): 0 and mismatched sizes come up often;
+ *   value      one byte: < 0xa0 a small number (byte - 64)/16; 0xa0..0xaf one of NaN, ±Inf,
+ *              ±1e300, ±1e-300, the denormals 4.9e-324 and 2.2e-310, -0, ±1e200, DBL_MAX,
+ *              1e150, 1e-150, 0.5; >= 0xb0 the next 8 bytes as a raw double;
+ *   pointers   a NULL mask (bit i: argument slot i is NULL);
+ *   aliasing   one byte >= 0xc0 places an output (a matrix, a vector, or a struct such as
+ *              info, res or rank) inside another argument (input, output or work) at an
+ *              offset read from the stream;
+ *   workspace  the *_work() query, one less than it (short), or a little more;
+ *   options    decoded values, in or out of their documented domains (rtol, mu, steps, ...);
+ *   shape      a flag byte makes square matrices symmetric and diagonally dominant (SPD), so
+ *              that valid problems are frequent.
+ * Buffers have exactly the size the call may touch (ASan catches any access beyond), and
+ * sizes above NSM_MAX_DIM are passed with one-entry buffers (they must be rejected first).
+ * Budgets: dimensions at most 6 (contacts at most 4), integrator steps at most 16, Frank-Wolfe
+ * iterations at most 32 and fallback steps at most 64 when in domain, Routh spatial steps at
+ * most 64: one input runs in well under a millisecond on average.
+ *
+ * Assertions (abort() on a violation, reported by libFuzzer as a crash), from the headers:
+ *  A1 the status is one the function documents (its "Errors" list or status clause);
+ *  A2 inputs (const) are never modified, on any status;
+ *  A3 on an error the header says writes nothing (or nothing but work), every output is
+ *     bitwise unchanged (compared with a copy); impact's BOUND, NO_CONVERGENCE and NO_BOUND,
+ *     documented to write the outputs and info, are exempt;
+ *  A4 an output placed where the header says overlap is rejected (an input, another output,
+ *     the work the query asks for, info) gives an argument error (NSM_ERR_ALIAS or one found
+ *     before it: NULL, SIZE, ARG, WORKSPACE, NOT_FINITE, NOT_SPD), never a computed status;
+ *     documented in-place uses are allowed;
+ *  A5 on NSM_OK, the promises of the header: ranks within min(m, n); singular values finite,
+ *     non-negative, descending, U/V finite (svd: NOT_FINITE when s_1 exceeds DBL_MAX); A⁺ and
+ *     the bases finite (pinv, range_null); P and Q finite and symmetric (projector, P + Q = I);
+ *     info->mu > 0 and P, M̄ symmetric (dynamics); Unit: the case is DIRECTION or BALL, BALL
+ *     gives u = 0, DIRECTION a finite unit vector; cone membership equal to a long double
+ *     evaluation away from ties, projections inside the cone and fixed points kept; hull
+ *     indices in range and distinct; Routh: p_n >= 0, p_t in the cone, trivial answer when
+ *     not penetrating, at most NSM_ROUTH_MAX_PHASES phases; bound >= 0; impact: steps <=
+ *     step_cap, every J_n,c v_plus >= -check_tol, impulses in their cones, the trivial answer
+ *     when nothing penetrates.
+ *
+ * Cases run without assertions A3-A5 (still under the sanitizers, with A1 and A2; counted in
+ * the line "known cases run without assertions" printed at exit). NSM_FUZZ_STRICT=1 in the
+ * environment asserts on them too (to check a fix).
+ * Known, being fixed elsewhere (the old impact integrator):
+ *  K1 nsm_impact_solve[_d] with an entry of v_minus of magnitude >= 1e150 (v = 1e200: squares
+ *     of such entries overflow);
+ *  K2 nsm_impact_solve[_d] with an entry of M of magnitude >= 1e300 or nonzero <= 1e-300;
+ *  K3 nsm_impact_solve[_d] with info overlapping v_plus: not detected (no NSM_ERR_ALIAS);
+ *  K4 the same for info overlapping any other argument, or the work placed inside info
+ *     (nothing in nsm_impact_solve_d checks info; found by this harness).
+ * Pending: findings of this harness awaiting a fix in src/, each with its minimised input
+ * tests/fuzz/corpus/fuzz_api/finding_P<i>_* and a regression test under NSM_FUZZ_PENDING:
+ *  P1 nsm_routh_spatial: NSM_OK with non-finite impulses or velocities (overflow inside;
+ *     tests/test_routh_spatial.c);
+ *  P2 nsm_unit: the norm is unscaled (big·sqrt(ss)) before dividing: ‖v‖₂ above DBL_MAX gives
+ *     NSM_UNIT_DIRECTION with u = 0, a subnormal ‖v‖₂ is rounded and u is not a unit vector
+ *     (v = 3 × 2^-1074 gives u = 0.5 each) (tests/test_setvalued.c);
+ *  P3 nsm_hull2d: coordinates of magnitude >= 1e153 (cross products overflow) give a wrong
+ *     hull, e.g. an index twice (tests/test_contact.c);
+ *  P4 nsm_cone_project: ‖lt‖, mu·‖lt‖, |ln| + mu·‖lt‖ or mu² beyond DBL_MAX give NaN or
+ *     infinite pn, pt on NSM_OK (tests/test_setvalued.c);
+ *  P5 nsm_impact_solve[_d]: NSM_OK with a non-finite v_plus, Lambda or info value (e.g.
+ *     mu = 1e305; tests/test_contact.c);
+ *  P6 nsm_routh_planar: NSM_OK with p_n = inf and p_t, u_t NaN when -u_n/W_nn overflows
+ *     (tests/test_contact.c);
+ *  P7 nsm_cone_contains: with ‖lt‖ and mu·ln + tol both subnormal, ‖lt‖ is rounded to a
+ *     subnormal (big·r unscaled) and membership is decided wrongly, e.g. lt = (2^-1074,
+ *     2^-1074), tol = 2^-1074 gives inside = 1 (tests/test_setvalued.c).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nsmech.h"
+
+/* ---- decoding -------------------------------------------------------------------------- */
+
+typedef struct rd {
+    const uint8_t *p;
+    size_t n;
+} rd;
+
+static unsigned u8(rd *r)
+{
+    if (r->n == 0) {
+        return 0;
+    }
+    r->n--;
+    return *r->p++;
+}
+
+static double val(rd *r)
+{
+    static const double special[16] = {
+        NAN, INFINITY, -INFINITY, 1e300, -1e300, 1e-300, -1e-300, 4.9e-324,
+        2.2e-310, -0.0, 1e200, -1e200, DBL_MAX, 1e150, 1e-150, 0.5
+    };
+    unsigned c = u8(r);
+    if (c < 0xa0) {
+        return ((double)c - 64.0) / 16.0;
+    }
+    if (c < 0xb0) {
+        return special[c - 0xa0];
+    }
+    uint64_t b = 0;
+    for (int i = 0; i < 8; i++) {
+        b = b << 8 | u8(r);
+    }
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+#define HUGE_DIM ((size_t)NSM_MAX_DIM + 1)
+
+static size_t dim(rd *r, size_t max)
+{
+    unsigned c = u8(r);
+    if (c == 0xff) {
+        return HUGE_DIM;
+    }
+    if (c == 0xfe) {
+        return SIZE_MAX;
+    }
+    return c % (max + 1);
+}
+
+/* Size used for allocation: an out-of-range dimension gets one entry. */
+static size_t al(size_t d)
+{
+    return d > NSM_MAX_DIM ? 1 : d;
+}
+
+/* what the current test set up, printed with a failed assertion */
+static char desc[160];
+
+/* NSM_FUZZ_DEBUG=1 in the environment: print the decoded problem (reproducing a finding) */
+static int debug;
+
+static void dump(const char *name, size_t len, const double *x)
+{
+    if (!debug) {
+        return;
+    }
+    fprintf(stderr, "  %s =", name);
+    for (size_t i = 0; x != NULL && i < len && i < 64; i++) {
+        fprintf(stderr, " %.17g", x[i]);
+    }
+    fprintf(stderr, "%s\n", x == NULL ? " NULL" : "");
+}
+
+/* ---- argument slots -------------------------------------------------------------------- */
+
+enum { IN = 0, OUT = 1, WK = 2 };
+#define MAXS 16
+
+typedef struct slot {
+    size_t len;     /* doubles the call may touch */
+    int kind;
+    double *mem;    /* own allocation (NULL when carved) */
+    size_t cap;
+    double *p;      /* the pointer passed */
+    int carved;     /* placed inside slot host at offset off */
+    int host;
+    size_t off;
+    double *snap;
+    int hosts_out;  /* an output is carved inside */
+    int hosts_wk;   /* the work is carved inside */
+    int null;
+} slot;
+
+typedef struct frame {
+    slot s[MAXS];
+    int ns;
+    unsigned char nonull[MAXS];   /* slots that may not be NULL in this test */
+    unsigned char noalias[MAXS];  /* outputs that may not be carved (overlap is a precondition) */
+    unsigned char forbid[MAXS][MAXS]; /* [out][host]: carving is a contract violation: skip */
+    unsigned char det[MAXS][MAXS];    /* overlap the header says is rejected (NSM_ERR_ALIAS) */
+    size_t need;                      /* the work the query asks for (overlap counts there) */
+    int alias_out, alias_host;    /* the carving done, -1 if none */
+} frame;
+
+static int add(frame *F, size_t len, int kind)
+{
+    int i = F->ns++;
+    memset(&F->s[i], 0, sizeof F->s[i]);
+    F->s[i].len = len;
+    F->s[i].kind = kind;
+    F->s[i].host = -1;
+    return i;
+}
+
+/* The header says any two of these may not overlap. */
+static void det_group(frame *F, const int *ids, int k)
+{
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++) {
+            F->det[ids[i]][ids[j]] = 1;
+        }
+    }
+}
+
+static void det_all(frame *F)
+{
+    for (int i = 0; i < F->ns; i++) {
+        for (int j = 0; j < F->ns; j++) {
+            F->det[i][j] = 1;
+        }
+    }
+}
+
+/*
+ * Slot k is never placed inside another argument nor hosts one: an integer output (rank)
+ * whose overlap with a double array the header neither forbids nor promises to detect (and
+ * which C's effective-type rules make the caller's fault).
+ */
+static void keep_apart(frame *F, int k)
+{
+    F->noalias[k] = 1;
+    for (int i = 0; i < MAXS; i++) {
+        F->forbid[i][k] = 1;
+    }
+}
+
+static size_t words(size_t bytes)
+{
+    return (bytes + sizeof(double) - 1) / sizeof(double);
+}
+
+/*
+ * NULL mask, aliasing, allocation and filling. Inputs are filled from the stream; if spd is
+ * set, the n×n slots listed in sq[] are made symmetric and diagonally dominant.
+ */
+static void setup(frame *F, rd *r)
+{
+    unsigned nm = u8(r);
+    unsigned nullmask = (nm & 0xe0) == 0xe0 ? (nm & 0x1f) | (u8(r) << 5) : 0;
+    F->alias_out = F->alias_host = -1;
+    unsigned a = u8(r);
+    if (a >= 0xc0) {
+        int o = (int)(u8(r) % (unsigned)F->ns), h = (int)(u8(r) % (unsigned)F->ns);
+        if (o != h && F->s[o].kind == OUT && !F->noalias[o] && !F->forbid[o][h]
+            && F->s[o].len > 0) {
+            F->alias_out = o;
+            F->alias_host = h;
+            F->s[o].carved = 1;
+            F->s[o].host = h;
+            F->s[o].off = F->s[h].len > 0 ? u8(r) % F->s[h].len : 0;
+        }
+    }
+    /* the work carved inside an output (the reverse direction) */
+    if (F->alias_out < 0 && a >= 0x80 && a < 0x90) {
+        int w = -1;
+        for (int i = 0; i < F->ns; i++) {
+            if (F->s[i].kind == WK) {
+                w = i;
+            }
+        }
+        int h = (int)(u8(r) % (unsigned)F->ns);
+        if (w >= 0 && h != w && F->s[h].kind == OUT && !F->s[h].carved && F->s[w].len > 0) {
+            F->alias_out = w;
+            F->alias_host = h;
+            F->s[w].carved = 1;
+            F->s[w].host = h;
+            F->s[w].off = F->s[h].len > 0 ? u8(r) % F->s[h].len : 0;
+        }
+    }
+    for (int i = 0; i < F->ns; i++) {
+        slot *s = &F->s[i];
+        if (s->carved) {
+            continue;
+        }
+        s->cap = s->len;
+        for (int j = 0; j < F->ns; j++) {
+            if (F->s[j].carved && F->s[j].host == i) {
+                size_t end = F->s[j].off + F->s[j].len;
+                s->cap = end > s->cap ? end : s->cap;
+                if (F->s[j].kind == WK) {
+                    s->hosts_wk = 1;
+                } else {
+                    s->hosts_out = 1;
+                }
+            }
+        }
+        s->mem = malloc((s->cap > 0 ? s->cap : 1) * sizeof(double));
+        for (size_t k = 0; k < s->cap; k++) {
+            s->mem[k] = s->kind == IN ? val(r) : -7.25;
+        }
+        s->p = s->mem;
+    }
+    for (int i = 0; i < F->ns; i++) {
+        slot *s = &F->s[i];
+        if (s->carved) {
+            s->p = F->s[s->host].mem + s->off;
+        }
+    }
+    for (int i = 0; i < F->ns && i < 13; i++) {
+        if ((nullmask >> i & 1) && !F->nonull[i]) {
+            F->s[i].p = NULL;
+            F->s[i].null = 1;
+        }
+    }
+    snprintf(desc, sizeof desc, "nulls 0x%x, slot %d inside slot %d at %zu", nullmask,
+             F->alias_out, F->alias_host,
+             F->alias_out >= 0 ? F->s[F->alias_out].off : (size_t)0);
+}
+
+/* Makes the n×n input at slot i symmetric and diagonally dominant (so SPD). */
+static void make_spd(frame *F, int i, size_t n)
+{
+    double *A = F->s[i].mem;
+    if (A == NULL || F->s[i].carved || n > NSM_MAX_DIM || F->s[i].len < n * n) {
+        return;
+    }
+    for (size_t r = 0; r < n; r++) {
+        double sum = 0.0;
+        for (size_t c = 0; c < r; c++) {
+            A[r * n + c] = A[c * n + r];
+        }
+        for (size_t c = 0; c < n; c++) {
+            sum += c != r ? fabs(A[r * n + c]) : 0.0;
+        }
+        A[r * n + r] = sum + fabs(A[r * n + r]) + 1.0;
+    }
+}
+
+static void snapshot(frame *F)
+{
+    for (int i = 0; i < F->ns; i++) {
+        slot *s = &F->s[i];
+        s->snap = NULL;
+        if (s->mem != NULL && s->kind != WK && !s->hosts_wk) {
+            s->snap = malloc((s->cap > 0 ? s->cap : 1) * sizeof(double));
+            memcpy(s->snap, s->mem, s->cap * sizeof(double));
+        }
+    }
+}
+
+static int unchanged(const slot *s)
+{
+    return s->snap == NULL || memcmp(s->snap, s->mem, s->cap * sizeof(double)) == 0;
+}
+
+static void release(frame *F)
+{
+    for (int i = 0; i < F->ns; i++) {
+        free(F->s[i].mem);
+        free(F->s[i].snap);
+    }
+}
+
+/* ---- assertions ------------------------------------------------------------------------ */
+
+static const char *cur_fn = "?";
+/* NSM_FUZZ_STRICT=1 in the environment: assert on the known and pending cases as well */
+static int strict;
+static unsigned long known_hits, pending_hits;
+
+#define CHECK(c)                                                                              \
+    do {                                                                                      \
+        if (!(c)) {                                                                           \
+            fprintf(stderr, "fuzz_api: %s: assertion failed: %s (line %d) [%s]\n", cur_fn, #c, \
+                    __LINE__, desc);                                                          \
+            abort();                                                                          \
+        }                                                                                     \
+    } while (0)
+
+#define BIT(s) (1u << (s))
+
+static void check_status(nsm_status s, unsigned allowed)
+{
+    if (debug) {
+        fprintf(stderr, "%s -> %s\n", cur_fn, nsm_status_str(s));
+    }
+    CHECK((unsigned)s < NSM_STATUS_COUNT);
+    if (!(allowed >> s & 1u)) {
+        fprintf(stderr, "fuzz_api: %s: undocumented status %d (%s)\n", cur_fn, (int)s,
+                nsm_status_str(s));
+        abort();
+    }
+}
+
+/*
+ * A2, A3, A4. wrote_on_error: the status is one after which the header lets outputs be
+ * written. inplace_ok: the carving done is a documented in-place use.
+ */
+static void check_common(frame *F, nsm_status s, int wrote_on_error, int inplace_ok)
+{
+    for (int i = 0; i < F->ns; i++) {
+        const slot *sl = &F->s[i];
+        if (sl->kind == IN && !sl->hosts_out) {
+            CHECK(unchanged(sl)); /* A2 */
+        }
+        if (s != NSM_OK && !wrote_on_error) {
+            CHECK(unchanged(sl)); /* A3 */
+        }
+    }
+    if (F->alias_out >= 0 && !inplace_ok && F->det[F->alias_out][F->alias_host]) {
+        const slot *o = &F->s[F->alias_out];
+        const slot *h = &F->s[F->alias_host];
+        /* an overlap counts only when both are passed and the output lies inside the part of
+           the host the call may use (for the work: the part the query asks for) */
+        size_t hl = h->kind == WK && F->need < h->len ? F->need : h->len;
+        size_t ol = o->kind == WK && F->need < o->len ? F->need : o->len;
+        if (!o->null && !h->null && hl > 0 && ol > 0 && o->off < hl) {
+            /* A4: rejected by the argument checks, before any computation */
+            CHECK(s == NSM_ERR_NULL || s == NSM_ERR_SIZE || s == NSM_ERR_ARG ||
+                  s == NSM_ERR_WORKSPACE || s == NSM_ERR_ALIAS || s == NSM_ERR_NOT_FINITE ||
+                  s == NSM_ERR_NOT_SPD);
+        }
+    }
+}
+
+static int finite_all(size_t len, const double *x)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (!isfinite(x[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* symmetric bitwise, NaN equal to NaN */
+static int sym_bits(size_t n, const double *A)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < i; j++) {
+            if (memcmp(&A[i * n + j], &A[j * n + i], sizeof(double)) != 0) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static size_t mn(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+/* workspace choice: the query, one less (short), or a few more */
+static size_t pick_lwork(rd *r, size_t q)
+{
+    unsigned c = u8(r) & 7;
+    if (c == 0 && q > 0) {
+        return q - 1;
+    }
+    if (c == 1) {
+        return q + 3;
+    }
+    return q;
+}
+
+static double pick_rtol(rd *r)
+{
+    unsigned c = u8(r);
+    if (c < 0x80) {
+        return NSM_RANK_RTOL_DEFAULT;
+    }
+    if (c < 0xc0) {
+        return (double)(c - 0x80) / 64.0; /* [0, 1) */
+    }
+    return val(r); /* anything, out of domain included */
+}
+
+/* ---- linalg ---------------------------------------------------------------------------- */
+
+static void f_svd(rd *r)
+{
+    cur_fn = "nsm_svd";
+    size_t m = dim(r, 6), n = dim(r, 6), am = al(m), an = al(n), p = mn(am, an);
+    int wantU = u8(r) & 1, wantV = u8(r) & 1;
+    size_t lw = pick_lwork(r, nsm_svd_work(m, n));
+    frame F;
+    memset(&F, 0, sizeof F);
+    int A = add(&F, am * an, IN), S = add(&F, p, OUT), U = add(&F, wantU ? am * p : 0, OUT),
+        V = add(&F, wantV ? an * p : 0, OUT), W = add(&F, lw, WK);
+    const int g[] = {A, S, U, V, W}; /* "outputs and work must not overlap A or each other" */
+    det_group(&F, g, 5);
+    F.need = nsm_svd_work(m, n);
+    setup(&F, r);
+    snapshot(&F);
+    double *Up = wantU ? F.s[U].p : NULL, *Vp = wantV ? F.s[V].p : NULL;
+    nsm_status s = nsm_svd(m, n, F.s[A].p, F.s[S].p, Up, Vp, F.s[W].p, lw);
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) |
+                        BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_ALIAS) | BIT(NSM_ERR_NOT_FINITE) |
+                        BIT(NSM_ERR_NO_CONVERGENCE));
+    if (m <= NSM_MAX_DIM && n <= NSM_MAX_DIM && p > 0 && F.s[A].p && F.s[S].p && F.s[W].p
+        && lw < nsm_svd_work(m, n)) {
+        CHECK(s == NSM_ERR_WORKSPACE);
+    }
+    check_common(&F, s, 0, 0);
+    if (s == NSM_OK && m <= NSM_MAX_DIM && n <= NSM_MAX_DIM && p > 0) {
+        const double *sv = F.s[S].p;
+        CHECK(finite_all(p, sv));
+        for (size_t i = 0; i < p; i++) {
+            CHECK(sv[i] >= 0.0);
+            CHECK(i == 0 || sv[i] <= sv[i - 1]);
+        }
+        if (Up != NULL) {
+            CHECK(finite_all(am * p, Up));
+        }
+        if (Vp != NULL) {
+            CHECK(finite_all(an * p, Vp));
+        }
+    }
+    release(&F);
+}
+
+static void f_pinv(rd *r)
+{
+    cur_fn = "nsm_pinv";
+    size_t m = dim(r, 6), n = dim(r, 6), am = al(m), an = al(n);
+    double rtol = pick_rtol(r);
+    size_t lw = pick_lwork(r, nsm_pinv_work(m, n));
+    frame F;
+    memset(&F, 0, sizeof F);
+    int A = add(&F, am * an, IN), K = add(&F, words(sizeof(size_t)), OUT),
+        X = add(&F, an * am, OUT), W = add(&F, lw, WK);
+    keep_apart(&F, K);
+    const int g[] = {A, X, W}; /* "X may not overlap A"; work: linalg.h validation order */
+    det_group(&F, g, 3);
+    F.need = nsm_pinv_work(m, n);
+    setup(&F, r);
+    snapshot(&F);
+    size_t *rank = (size_t *)(void *)F.s[K].p;
+    nsm_status s = nsm_pinv(m, n, F.s[A].p, rtol, rank, F.s[X].p, F.s[W].p, lw);
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
+                        BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_ALIAS) | BIT(NSM_ERR_NOT_FINITE) |
+                        BIT(NSM_ERR_NO_CONVERGENCE));
+    if (m <= NSM_MAX_DIM && n <= NSM_MAX_DIM && rank != NULL && !(rtol >= 0 && rtol < 1)) {
+        CHECK(s == NSM_ERR_ARG || s == NSM_ERR_NULL);
+    }
+    check_common(&F, s, 0, 0);
+    if (s == NSM_OK && m <= NSM_MAX_DIM && n <= NSM_MAX_DIM) {
+        CHECK(*rank <= mn(m, n));
+        if (F.s[X].p != NULL) {
+            CHECK(finite_all(m * n, F.s[X].p));
+        }
+    }
+    release(&F);
+}
+
+static void f_range_null(rd *r)
+{
+    cur_fn = "nsm_range_null";
+    size_t m = dim(r, 6), n = dim(r, 6), am = al(m), an = al(n);
+    double rtol = pick_rtol(r);
+    int want_sv = u8(r) & 1;
+    size_t lw = pick_lwork(r, nsm_range_null_work(m, n));
+    frame F;
+    memset(&F, 0, sizeof F);
+    int A = add(&F, am * an, IN), K = add(&F, words(sizeof(size_t)), OUT),
+        SV = add(&F, want_sv ? mn(am, an) : 0, OUT), B = add(&F, an * an, OUT),
+        W = add(&F, lw, WK);
+    keep_apart(&F, K);
+    const int g[] = {A, SV, B, W};
+    det_group(&F, g, 4);
+    F.need = nsm_range_null_work(m, n);
+    setup(&F, r);
+    snapshot(&F);
+    size_t *rank = (size_t *)(void *)F.s[K].p;
+    double *svp = want_sv ? F.s[SV].p : NULL;
+    nsm_status s = nsm_range_null(m, n, F.s[A].p, rtol, rank, svp, F.s[B].p, F.s[W].p, lw);
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
+                        BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_ALIAS) | BIT(NSM_ERR_NOT_FINITE) |
+                        BIT(NSM_ERR_NO_CONVERGENCE));
+    check_common(&F, s, 0, 0);
+    if (s == NSM_OK && m <= NSM_MAX_DIM && n <= NSM_MAX_DIM) {
+        CHECK(*rank <= mn(m, n));
+        CHECK(m > 0 || *rank == 0);
+        CHECK(finite_all(n * n, F.s[B].p));
+        if (svp != NULL) {
+            CHECK(finite_all(mn(m, n), svp));
+        }
+    }
+    release(&F);
+}
+
+/* ---- projection ------------------------------------------------------------------------ */
+
+static void f_projector(rd *r)
+{
+    cur_fn = "nsm_proj_projector";
+    size_t n = dim(r, 6), m = dim(r, 6), an = al(n), am = al(m);
+    double rtol = pick_rtol(r);
+    size_t lw = pick_lwork(r, nsm_proj_projector_work(n, m));
+    frame F;
+    memset(&F, 0, sizeof F);
+    int A = add(&F, am * an, IN), K = add(&F, words(sizeof(size_t)), OUT),
+        P = add(&F, an * an, OUT), Q = add(&F, an * an, OUT), X = add(&F, an * am, OUT),
+        W = add(&F, lw, WK);
+    keep_apart(&F, K);
+    const int g[] = {A, P, Q, X, W}; /* "outputs overlap each other, A or work" */
+    det_group(&F, g, 5);
+    F.need = nsm_proj_projector_work(n, m);
+    setup(&F, r);
+    snapshot(&F);
+    size_t *rank = (size_t *)(void *)F.s[K].p;
+    nsm_status s = nsm_proj_projector(n, m, F.s[A].p, rtol, rank, F.s[P].p, F.s[Q].p,
+                                      F.s[X].p, F.s[W].p, lw);
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
+                        BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_ALIAS) | BIT(NSM_ERR_NOT_FINITE) |
+                        BIT(NSM_ERR_NO_CONVERGENCE) | BIT(NSM_ERR_RANK));
+    check_common(&F, s, 0, 0);
+    if (s == NSM_OK) {
+        CHECK(*rank <= n && *rank <= m);
+        CHECK(finite_all(n * n, F.s[P].p));
+        CHECK(finite_all(n * n, F.s[Q].p));
+        CHECK(sym_bits(n, F.s[P].p));
+        CHECK(sym_bits(n, F.s[Q].p));
+    }
+    release(&F);
+}
+
+static void f_dynamics(rd *r)
+{
+    cur_fn = "nsm_proj_dynamics";
+    size_t n = dim(r, 6), m = dim(r, 6), an = al(n), am = al(m);
+    unsigned flags = u8(r);
+    nsm_proj_opts opts = NSM_PROJ_OPTS_DEFAULT;
+    if (flags & 2) {
+        opts.rank_rtol = pick_rtol(r);
+        opts.mu_mode = (u8(r) & 3) == 0 ? NSM_MU_GIVEN : NSM_MU_OPTIMAL;
+        unsigned mm = u8(r);
+        if (mm == 0xff) {
+            opts.mu_mode = (nsm_mu_mode)7;
+        }
+        opts.mu = val(r);
+        opts.check_spd = (int)(u8(r) & 1);
+        opts.sym_rtol = (u8(r) & 3) == 0 ? val(r) : 1e-12;
+    }
+    int use_opts = !(flags & 4);
+    int want_fc = !(flags & 8), want_P = !(flags & 16), want_Mbar = !(flags & 32);
+    size_t lw = pick_lwork(r, nsm_proj_dynamics_work(n, m));
+    frame F;
+    memset(&F, 0, sizeof F);
+    int M = add(&F, an * an, IN), C = add(&F, an * an, IN), A = add(&F, am * an, IN),
+        Ad = add(&F, am * an, IN), f = add(&F, an, IN), fg = add(&F, an, IN),
+        qd = add(&F, an, IN), qdd = add(&F, an, OUT), fc = add(&F, want_fc ? an : 0, OUT),
+        I = add(&F, words(sizeof(nsm_proj_info)), OUT), P = add(&F, want_P ? an * an : 0, OUT),
+        Mb = add(&F, want_Mbar ? an * an : 0, OUT), W = add(&F, lw, WK);
+    det_all(&F); /* "an output, info included, overlaps an input, another output or work" */
+    F.need = nsm_proj_dynamics_work(n, m);
+    setup(&F, r);
+    if (flags & 1) {
+        make_spd(&F, M, n);
+    }
+    snapshot(&F);
+    nsm_proj_info *info = (nsm_proj_info *)(void *)F.s[I].p;
+    double *fcp = want_fc ? F.s[fc].p : NULL, *Pp = want_P ? F.s[P].p : NULL,
+           *Mbp = want_Mbar ? F.s[Mb].p : NULL;
+    nsm_status s = nsm_proj_dynamics(n, m, F.s[M].p, F.s[C].p, F.s[A].p, F.s[Ad].p, F.s[f].p,
+                                     F.s[fg].p, F.s[qd].p, use_opts ? &opts : NULL,
+                                     F.s[qdd].p, fcp, info, Pp, Mbp, F.s[W].p, lw);
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
+                        BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_ALIAS) | BIT(NSM_ERR_NOT_FINITE) |
+                        BIT(NSM_ERR_NOT_SPD) | BIT(NSM_ERR_NO_CONVERGENCE) |
+                        BIT(NSM_ERR_RANK));
+    check_common(&F, s, 0, 0);
+    if (s == NSM_OK) {
+        CHECK(info->rank <= n && info->rank <= m);
+        CHECK(info->mu > 0.0);
+        if (Pp != NULL) {
+            CHECK(sym_bits(n, Pp));
+        }
+        if (Mbp != NULL) {
+            CHECK(sym_bits(n, Mbp));
+        }
+    }
+    release(&F);
+}
+
+/* ---- set-valued ------------------------------------------------------------------------ */
+
+/* ‖v‖₂ above DBL_MAX or below DBL_MIN (subnormal), evaluated in long double */
+static int norm_out_of_range(size_t n, const double *v)
+{
+    long double q = 0.0L;
+    for (size_t i = 0; i < n; i++) {
+        q += (long double)v[i] * v[i];
+    }
+    return sqrtl(q) > (long double)DBL_MAX || sqrtl(q) < (long double)DBL_MIN;
+}
+
+static void f_unit(rd *r)
+{
+    cur_fn = "nsm_unit";
+    size_t n = dim(r, 6), an = al(n);
+    double ztol = (u8(r) & 3) == 0 ? val(r) : 1e-12;
+    int inplace = (u8(r) & 7) == 0;
+    frame F;
+    memset(&F, 0, sizeof F);
+    int V = add(&F, an, IN), Wh = add(&F, 1, OUT), U = add(&F, an, OUT);
+    F.noalias[Wh] = 1; /* which must be separated from u (precondition) */
+    F.forbid[U][Wh] = 1;
+    F.det[U][V] = 1; /* "u may equal v (in-place) but not partly overlap" */
+    setup(&F, r);
+    snapshot(&F);
+    double *up = F.s[U].p;
+    int in_place = 0;
+    if (inplace && F.alias_out < 0 && F.s[V].p != NULL && up != NULL) {
+        up = F.s[V].p; /* documented: u may equal v */
+        in_place = 1;
+    }
+    double v0[6] = {0};
+    if (F.s[V].p != NULL && n <= 6) {
+        memcpy(v0, F.s[V].p, n * sizeof *v0);
+    }
+    nsm_unit_case *which = (nsm_unit_case *)(void *)F.s[Wh].p;
+    if (debug) {
+        fprintf(stderr, "nsm_unit n %zu ztol %.17g in_place %d [%s]\n", n, ztol, in_place, desc);
+        dump("v", an, F.s[V].p);
+    }
+    nsm_status s = nsm_unit(n, F.s[V].p, ztol, which, up);
+    if (debug) {
+        fprintf(stderr, "  -> %s which %d\n", nsm_status_str(s), which ? (int)*which : -1);
+        dump("u", an, up);
+    }
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
+                        BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_ALIAS));
+    if (in_place) {
+        F.s[V].hosts_out = 1; /* v is also the output */
+    }
+    /* exact in-place (u == v, same length) is documented; partial overlap is not */
+    int same = F.alias_out == U && F.alias_host == V && F.s[U].off == 0;
+    check_common(&F, s, 0, same);
+    if (s == NSM_OK) {
+        CHECK(*which == NSM_UNIT_DIRECTION || *which == NSM_UNIT_BALL);
+        if (*which == NSM_UNIT_BALL) {
+            for (size_t i = 0; i < n; i++) {
+                CHECK(up[i] == 0.0);
+            }
+        } else if (!strict && norm_out_of_range(n, v0)) {
+            pending_hits++; /* P2 */
+        } else {
+            CHECK(finite_all(n, up));
+            long double q = 0.0L;
+            for (size_t i = 0; i < n; i++) {
+                q += (long double)up[i] * up[i];
+            }
+            CHECK(fabsl(sqrtl(q) - 1.0L) <= 1e-12L);
+        }
+    }
+    release(&F);
+}
+
+/* ‖lt‖² and (mu·ln + tol)² etc. in long double: no overflow for double inputs */
+static int cone_ref(size_t d, double mu, double tol, double ln, const double *lt, int *clear)
+{
+    long double t2 = 0.0L;
+    for (size_t i = 0; i < d; i++) {
+        t2 += (long double)lt[i] * lt[i];
+    }
+    long double rhs = (long double)mu * ln + tol;
+    *clear = 1;
+    if (ln < -tol) {
+        return 0;
+    }
+    if (rhs < 0) {
+        return 0;
+    }
+    long double r2 = rhs * rhs;
+    long double scale = t2 > r2 ? t2 : r2;
+    if (fabsl(t2 - r2) <= 1e-12L * scale || ln == -tol) {
+        *clear = 0;
+    }
+    return t2 <= r2;
+}
+
+static void f_cone_contains(rd *r)
+{
+    cur_fn = "nsm_cone_contains";
+    unsigned dc = u8(r);
+    size_t d = dc % 4; /* 0..3: 1 and 2 valid */
+    double mu = val(r), ln = val(r), tol = (u8(r) & 1) ? val(r) : 0.0;
+    frame F;
+    memset(&F, 0, sizeof F);
+    int LT = add(&F, d == 1 || d == 2 ? d : 1, IN), IS = add(&F, 1, OUT);
+    F.noalias[IS] = 1; /* inside must be separated from lt (precondition) */
+    setup(&F, r);
+    snapshot(&F);
+    int *inside = (int *)(void *)F.s[IS].p;
+    if (debug) {
+        fprintf(stderr, "nsm_cone_contains d %zu mu %.17g ln %.17g tol %.17g [%s]\n", d, mu, ln,
+                tol, desc);
+        dump("lt", d == 1 || d == 2 ? d : 1, F.s[LT].p);
+    }
+    nsm_status s = nsm_cone_contains(d, mu, ln, F.s[LT].p, tol, inside);
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
+                        BIT(NSM_ERR_NOT_FINITE));
+    check_common(&F, s, 0, 0);
+    if (s == NSM_OK) {
+        CHECK(*inside == 0 || *inside == 1);
+        int clear;
+        int ref = cone_ref(d, mu, tol, ln, F.s[LT].p, &clear);
+        long double t2 = (long double)F.s[LT].p[0] * F.s[LT].p[0] +
+                         (d == 2 ? (long double)F.s[LT].p[1] * F.s[LT].p[1] : 0.0L);
+        long double rhs = fabsl((long double)mu * ln + tol);
+        if (clear && !strict && sqrtl(t2) < DBL_MIN && rhs < DBL_MIN) {
+            pending_hits++; /* P7: ‖lt‖ and mu·ln + tol both subnormal: ‖lt‖ is rounded */
+        } else if (clear) {
+            CHECK(*inside == ref);
+        }
+    }
+    release(&F);
+}
+
+static void f_cone_project(rd *r)
+{
+    cur_fn = "nsm_cone_project";
+    size_t d = u8(r) % 4;
+    double mu = val(r), ln = val(r);
+    int inplace = (u8(r) & 3) == 0;
+    size_t ad = d == 1 || d == 2 ? d : 1;
+    frame F;
+    memset(&F, 0, sizeof F);
+    int LT = add(&F, ad, IN), PN = add(&F, 1, OUT), PT = add(&F, ad, OUT);
+    F.noalias[PN] = 1; /* pn separated from lt and pt (precondition) */
+    F.forbid[PT][PN] = 1;
+    F.det[PT][LT] = 1; /* "pt may be lt itself (in place) but may not partly overlap it" */
+    setup(&F, r);
+    snapshot(&F);
+    double lt0[2] = {0, 0};
+    if (F.s[LT].p != NULL) {
+        memcpy(lt0, F.s[LT].p, ad * sizeof(double));
+    }
+    double *ptp = F.s[PT].p;
+    int in_place = 0;
+    if (inplace && F.alias_out < 0 && ptp != NULL && F.s[LT].p != NULL) {
+        ptp = F.s[LT].p;
+        in_place = 1;
+    }
+    if (debug) {
+        fprintf(stderr, "nsm_cone_project d %zu mu %.17g ln %.17g in_place %d [%s]\n", d, mu, ln,
+                in_place, desc);
+        dump("lt", ad, F.s[LT].p);
+    }
+    nsm_status s = nsm_cone_project(d, mu, ln, F.s[LT].p, F.s[PN].p, ptp);
+    if (debug) {
+        fprintf(stderr, "  -> %s\n", nsm_status_str(s));
+        dump("pn", 1, F.s[PN].p);
+        dump("pt", ad, ptp);
+    }
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
+                        BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_ALIAS));
+    if (in_place) {
+        F.s[LT].hosts_out = 1;
+    }
+    int same = F.alias_out == PT && F.alias_host == LT && F.s[PT].off == 0;
+    check_common(&F, s, 0, same);
+    long double a_ref = sqrtl((long double)lt0[0] * lt0[0] + (long double)lt0[1] * lt0[1]);
+    long double dmax = (long double)DBL_MAX;
+    if (s == NSM_OK && !strict && (a_ref > dmax || (long double)mu * a_ref > dmax ||
+                        fabsl((long double)ln) + (long double)mu * a_ref > dmax ||
+                        (long double)mu * mu > dmax)) {
+        /* P4: an intermediate of the closed form (‖lt‖, mu·‖lt‖, ln + mu·‖lt‖, mu²) is
+           beyond DBL_MAX */
+        pending_hits++;
+    } else if (s == NSM_OK) {
+        double pn = *F.s[PN].p;
+        /* in_cone with tolerance 0, evaluated in long double with a rounding margin */
+        CHECK(pn >= 0.0);
+        long double t2 = 0.0L;
+        for (size_t i = 0; i < d; i++) {
+            t2 += (long double)ptp[i] * ptp[i];
+        }
+        long double lim = (long double)mu * pn;
+        CHECK(sqrtl(t2) <= lim * (1.0L + 1e-12L) + 1e-300L);
+        int clear;
+        if (cone_ref(d, mu, 0.0, ln, lt0, &clear) && clear) {
+            CHECK(pn == ln);
+            for (size_t i = 0; i < d; i++) {
+                CHECK(ptp[i] == lt0[i]);
+            }
+        }
+    }
+    release(&F);
+}
+
+/* ---- contact --------------------------------------------------------------------------- */
+
+static void f_hull(rd *r)
+{
+    cur_fn = "nsm_hull2d";
+    unsigned c = u8(r);
+    size_t npts = c == 0xff ? (size_t)NSM_MAX_DIM * NSM_MAX_DIM + 1 : c % 12;
+    size_t ap = npts > 12 ? 1 : npts;
+    frame F;
+    memset(&F, 0, sizeof F);
+    int X = add(&F, ap, IN), Y = add(&F, ap, IN), ID = add(&F, ap, OUT),
+        H = add(&F, npts > 12 ? 1 : ap + 1, OUT), NH = add(&F, 1, OUT);
+    const int g[] = {X, Y, ID, H, NH}; /* "any two of x, y, idx, hull, nh overlap" */
+    det_group(&F, g, 5);
+    setup(&F, r);
+    snapshot(&F);
+    size_t *idx = (size_t *)(void *)F.s[ID].p, *hull = (size_t *)(void *)F.s[H].p,
+           *nh = (size_t *)(void *)F.s[NH].p;
+    if (debug) {
+        fprintf(stderr, "nsm_hull2d npts %zu [%s]\n", npts, desc);
+        dump("x", ap, F.s[X].p);
+        dump("y", ap, F.s[Y].p);
+    }
+    nsm_status s = nsm_hull2d(npts, F.s[X].p, F.s[Y].p, idx, hull, nh);
+    if (debug && s == NSM_OK) {
+        fprintf(stderr, "  -> nh %zu:", *nh);
+        for (size_t i = 0; i < *nh; i++) {
+            fprintf(stderr, " %zu", hull[i]);
+        }
+        fprintf(stderr, "\n");
+    }
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ALIAS) |
+                        BIT(NSM_ERR_NOT_FINITE));
+    check_common(&F, s, 0, 0);
+    double big = 0.0;
+    for (size_t i = 0; s == NSM_OK && i < npts; i++) {
+        big = fmax(big, fmax(fabs(F.s[X].p[i]), fabs(F.s[Y].p[i])));
+    }
+    if (s == NSM_OK && !strict && big >= 1e153) {
+        pending_hits++; /* P3: cross products of coordinate differences can overflow */
+    } else if (s == NSM_OK) {
+        CHECK(*nh >= 1 && *nh <= npts);
+        for (size_t i = 0; i < *nh; i++) {
+            CHECK(hull[i] < npts);
+            for (size_t j = 0; j < i; j++) {
+                CHECK(hull[i] != hull[j]);
+            }
+        }
+    }
+    release(&F);
+}
+
+static void fill_W(rd *r, double *W, size_t k, int spd)
+{
+    for (size_t i = 0; i < k * k; i++) {
+        W[i] = val(r);
+    }
+    if (spd) {
+        for (size_t i = 0; i < k; i++) {
+            double sum = 0;
+            for (size_t j = 0; j < i; j++) {
+                W[i * k + j] = W[j * k + i];
+            }
+            for (size_t j = 0; j < k; j++) {
+                sum += j != i ? fabs(W[i * k + j]) : 0.0;
+            }
+            W[i * k + i] = sum + fabs(W[i * k + i]) + 1.0;
+        }
+    }
+}
+
+static void f_routh(rd *r)
+{
+    unsigned which = u8(r) % 3;
+    unsigned flags = u8(r);
+    double W[9], u0[3];
+    size_t k = which == 2 ? 3 : 2;
+    fill_W(r, W, k, flags & 1);
+    for (size_t i = 0; i < k; i++) {
+        u0[i] = val(r);
+    }
+    double mu = (flags & 2) ? val(r) : (double)(u8(r) % 8) / 4.0;
+    double ztol = (flags & 4) ? val(r) : 1e-12;
+    /* heap copies sized exactly, NULL on request */
+    double *Wp = malloc(k * k * sizeof *Wp), *up = malloc(k * sizeof *up);
+    memcpy(Wp, W, k * k * sizeof *Wp);
+    memcpy(up, u0, k * sizeof *up);
+    if (flags & 0x40) {
+        free(Wp);
+        Wp = NULL;
+    }
+    if ((flags & 0xc0) == 0x80) {
+        free(up);
+        up = NULL;
+    }
+    int null_res = (flags & 0x38) == 0x38;
+    if (debug) {
+        fprintf(stderr, "routh kind %u mu %.17g ztol %.17g null_res %d\n", which, mu, ztol,
+                null_res);
+        dump("W", k * k, Wp);
+        dump("u0", k, up);
+    }
+    if (which == 0) {
+        cur_fn = "nsm_routh_planar";
+        nsm_routh_result res, before;
+        memset(&res, 0x5a, sizeof res);
+        before = res;
+        nsm_status s = nsm_routh_planar(Wp, up, mu, ztol, null_res ? NULL : &res);
+        if (debug) {
+            fprintf(stderr, "  -> %s: p_t %.17g p_n %.17g u_t %.17g u_n %.17g nphases %zu "
+                    "painleve %d\n", nsm_status_str(s), res.p_t, res.p_n, res.u_t, res.u_n,
+                    res.nphases, res.painleve);
+        }
+        check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_ARG) |
+                            BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) |
+                            BIT(NSM_ERR_NO_CONVERGENCE));
+        double outs[4] = {res.p_t, res.p_n, res.u_t, res.u_n};
+        if (s == NSM_OK && !strict && !finite_all(4, outs)) {
+            pending_hits++; /* P6: NSM_OK with non-finite impulses (p_n overflows) */
+        } else if (s != NSM_OK) {
+            CHECK(memcmp(&res, &before, sizeof res) == 0);
+        } else {
+            CHECK(res.nphases <= NSM_ROUTH_MAX_PHASES);
+            CHECK(res.p_n >= 0.0);
+            CHECK(fabs(res.p_t) <= mu * res.p_n * (1 + 1e-12) + 1e-300);
+            if (u0[1] >= 0) {
+                CHECK(res.nphases == 0 && res.p_n == 0 && res.p_t == 0);
+            }
+        }
+    } else if (which == 1) {
+        cur_fn = "nsm_routh_bound";
+        double b = -3.5;
+        nsm_status s = nsm_routh_bound(Wp, up, mu, null_res ? NULL : &b);
+        check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_ARG) |
+                            BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD));
+        if (s != NSM_OK) {
+            CHECK(b == -3.5);
+        } else {
+            CHECK(b >= 0.0);
+        }
+    } else {
+        cur_fn = "nsm_routh_spatial";
+        unsigned sc = u8(r);
+        size_t steps = sc == 0xff ? 0 : sc == 0xfe ? 1000001 : 1 + sc % 64;
+        nsm_routh_spatial_result res, before;
+        memset(&res, 0x5a, sizeof res);
+        before = res;
+        nsm_status s = nsm_routh_spatial(Wp, up, mu, ztol, steps, null_res ? NULL : &res);
+        if (debug) {
+            fprintf(stderr, "  steps %zu -> %s: p_t %.17g %.17g p_n %.17g u_t %.17g %.17g "
+                    "u_n %.17g nphases %zu bound %.17g steps %zu painleve %d\n", steps,
+                    nsm_status_str(s), res.p_t[0], res.p_t[1], res.p_n, res.u_t[0], res.u_t[1],
+                    res.u_n, res.nphases, res.bound, res.steps, res.painleve);
+        }
+        check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_ARG) |
+                            BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) |
+                            BIT(NSM_ERR_NO_CONVERGENCE));
+        double outs[6] = {res.p_t[0], res.p_t[1], res.p_n, res.u_t[0], res.u_t[1], res.u_n};
+        if (s == NSM_OK && !strict && !finite_all(6, outs)) {
+            pending_hits++; /* P1: NSM_OK with non-finite impulses (overflow inside) */
+        } else if (s != NSM_OK) {
+            CHECK(memcmp(&res, &before, sizeof res) == 0);
+        } else {
+            CHECK(res.nphases <= NSM_ROUTH_MAX_PHASES);
+            CHECK(res.p_n >= 0.0);
+            long double t = (long double)res.p_t[0] * res.p_t[0] +
+                            (long double)res.p_t[1] * res.p_t[1];
+            CHECK(sqrtl(t) <= (long double)mu * res.p_n * (1 + 1e-12L) + 1e-300L);
+            if (u0[2] >= 0) {
+                CHECK(res.nphases == 0 && res.p_n == 0 && res.p_t[0] == 0 && res.p_t[1] == 0);
+            }
+        }
+    }
+    if (Wp != NULL) {
+        CHECK(memcmp(Wp, W, k * k * sizeof *Wp) == 0);
+    }
+    if (up != NULL) {
+        CHECK(memcmp(up, u0, k * sizeof *up) == 0);
+    }
+    free(Wp);
+    free(up);
+}
+
+static void f_impact(rd *r)
+{
+    unsigned flags = u8(r);
+    int use_d = (flags & 2) != 0;
+    size_t d = use_d && (flags & 1) ? 2 : 1; /* nsm_impact_solve is planar */
+    if (use_d && (u8(r) & 15) == 0) {
+        d = u8(r) % 4; /* 0 and 3: out of domain */
+    }
+    cur_fn = use_d ? "nsm_impact_solve_d" : "nsm_impact_solve";
+    size_t n = dim(r, 6), m = dim(r, 4), an = al(n), am = m > NSM_MAX_DIM ? 1 : m;
+    size_t ad = d == 1 || d == 2 ? d : 1;
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 1 + u8(r) % 16;
+    opts.fw_iters = 1 + u8(r) % 32;
+    opts.fallback_steps = 1 + u8(r) % 64;
+    if (flags & 4) { /* options anywhere, out of domain included */
+        unsigned o = u8(r);
+        if (o & 1) {
+            opts.ztol = val(r);
+        }
+        if (o & 2) {
+            opts.ntol = val(r);
+        }
+        if (o & 4) {
+            opts.vtol = val(r);
+        }
+        if (o & 8) {
+            opts.steps = (o & 0x80) ? 0 : 1000001;
+        }
+        if (o & 16) {
+            opts.fw_iters = (o & 0x80) ? 0 : 1000001;
+        }
+        if (o & 32) {
+            opts.fallback_steps = (o & 0x80) ? 0 : 100000001;
+        }
+    }
+    size_t lw = pick_lwork(r, nsm_impact_work(n, m));
+    frame F;
+    memset(&F, 0, sizeof F);
+    int M = add(&F, an * an, IN), Jn = add(&F, am * an, IN), Jt = add(&F, ad * am * an, IN),
+        MU = add(&F, am, IN), VM = add(&F, an, IN), VP = add(&F, an, OUT),
+        L = add(&F, (ad + 1) * am, OUT), I = add(&F, words(sizeof(nsm_impact_info)), OUT),
+        W = add(&F, lw, WK);
+    det_all(&F); /* "outputs overlap inputs, each other or work" */
+    F.need = nsm_impact_work(n, m);
+    setup(&F, r);
+    if (flags & 8) {
+        make_spd(&F, M, n);
+    }
+    if ((flags & 16) && F.s[MU].mem != NULL) {
+        for (size_t c = 0; c < am; c++) {
+            F.s[MU].mem[c] = fabs(F.s[MU].mem[c]);
+        }
+    }
+    /* policy */
+    nsm_impact_policy pol;
+    memset(&pol, 0, sizeof pol);
+    unsigned pk = u8(r);
+    pol.kind = (nsm_policy_kind)(pk % 3);
+    if (pk == 0xff) {
+        pol.kind = (nsm_policy_kind)5;
+    }
+    size_t *order = malloc((am > 0 ? am : 1) * sizeof *order);
+    double *ratios = malloc((am > 0 ? am : 1) * sizeof *ratios);
+    for (size_t c = 0; c < am; c++) {
+        order[c] = c;
+    }
+    for (size_t c = am; c > 1; c--) { /* a permutation, or with (pk & 8) a broken one */
+        size_t j = u8(r) % c, t = order[c - 1];
+        order[c - 1] = order[j];
+        order[j] = t;
+    }
+    if ((pk & 8) && am > 0) {
+        order[0] = u8(r) % (am + 1);
+    }
+    for (size_t c = 0; c < am; c++) {
+        ratios[c] = (pk & 16) ? val(r) : 1.0 + (double)(u8(r) % 4);
+    }
+    pol.order = (pk & 32) ? NULL : order;
+    pol.ratios = (pk & 64) ? NULL : ratios;
+    pol.seed = u8(r) | (unsigned long)u8(r) << 8;
+    pol.hold = u8(r) % 4;
+    unsigned nulls2 = u8(r);
+    const nsm_impact_policy *polp = (nulls2 & 0xf0) == 0xf0 && (nulls2 & 1) ? NULL : &pol;
+    const nsm_impact_opts *optp = (nulls2 & 0xf0) == 0xf0 && (nulls2 & 2) ? NULL : &opts;
+    snapshot(&F);
+    nsm_impact_info *info = (nsm_impact_info *)(void *)F.s[I].p;
+    if (debug) {
+        fprintf(stderr, "%s n %zu m %zu d %zu lwork %zu (query %zu) [%s]\n", cur_fn, n, m, d, lw,
+                nsm_impact_work(n, m), desc);
+        fprintf(stderr, "  opts steps %zu ztol %g ntol %g vtol %g fw %zu fallback %zu%s\n",
+                opts.steps, opts.ztol, opts.ntol, opts.vtol, opts.fw_iters, opts.fallback_steps,
+                optp == NULL ? " (NULL)" : "");
+        fprintf(stderr, "  policy kind %d seed %lu hold %zu%s\n", (int)pol.kind, pol.seed,
+                pol.hold, polp == NULL ? " (NULL)" : "");
+        dump("M", an * an, F.s[M].p);
+        dump("Jn", am * an, F.s[Jn].p);
+        dump("Jt", ad * am * an, F.s[Jt].p);
+        dump("mu", am, F.s[MU].p);
+        dump("v_minus", an, F.s[VM].p);
+        dump("ratios", am, pol.ratios);
+    }
+    nsm_status s = use_d ? nsm_impact_solve_d(n, m, d, F.s[M].p, F.s[Jn].p, F.s[Jt].p,
+                                              F.s[MU].p, F.s[VM].p, polp, optp, F.s[VP].p,
+                                              F.s[L].p, info, F.s[W].p, lw)
+                         : nsm_impact_solve(n, m, F.s[M].p, F.s[Jn].p, F.s[Jt].p, F.s[MU].p,
+                                            F.s[VM].p, polp, optp, F.s[VP].p, F.s[L].p, info,
+                                            F.s[W].p, lw);
+    check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
+                        BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) | BIT(NSM_ERR_ALIAS) |
+                        BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_BOUND) |
+                        BIT(NSM_ERR_NO_CONVERGENCE) | BIT(NSM_ERR_NO_BOUND));
+    if (debug) {
+        fprintf(stderr, "  -> %s\n", nsm_status_str(s));
+        if (s == NSM_OK) {
+            dump("v_plus", an, F.s[VP].p);
+            dump("Lambda", (ad + 1) * am, F.s[L].p);
+            fprintf(stderr, "  info s %g bound %g steps %zu cap %zu check_tol %g\n", info->s,
+                    info->bound, info->steps, info->step_cap, info->check_tol);
+        }
+    }
+    /* known cases K1-K4 */
+    int known = 0;
+    if (F.s[VM].p != NULL && n <= NSM_MAX_DIM) {
+        for (size_t i = 0; i < n; i++) {
+            known |= fabs(F.s[VM].p[i]) >= 1e150;
+        }
+    }
+    if (F.s[M].p != NULL && n <= NSM_MAX_DIM) {
+        for (size_t i = 0; i < n * n; i++) {
+            double a = fabs(F.s[M].p[i]);
+            known |= a >= 1e300 || (a > 0 && a <= 1e-300);
+        }
+    }
+    if (F.alias_out >= 0 && (F.alias_out == I || F.alias_host == I) && !F.s[I].null
+        && !F.s[F.alias_out == I ? F.alias_host : F.alias_out].null) {
+        known |= 1; /* K3 (v_plus) and K4 (any other argument) */
+    }
+    /* A2 always; the input side of A2 is unaffected by the known cases */
+    for (int i = 0; i < F.ns; i++) {
+        if (F.s[i].kind == IN && !F.s[i].hosts_out) {
+            CHECK(unchanged(&F.s[i]));
+        }
+    }
+    known = known && !strict;
+    int nonfinite = 0;
+    if (s == NSM_OK && !known && !strict) {
+        double ii[4] = {info->s, info->bound, info->energy_minus, info->energy_plus};
+        nonfinite = !finite_all(n, F.s[VP].p) || !finite_all((d + 1) * m, F.s[L].p) ||
+                    !finite_all(4, ii);
+    }
+    if (known) {
+        known_hits++;
+    } else if (nonfinite) {
+        pending_hits++; /* P5: NSM_OK with a non-finite result (e.g. mu = 5.6e304) */
+    } else {
+        int wrote = s == NSM_ERR_BOUND || s == NSM_ERR_NO_CONVERGENCE || s == NSM_ERR_NO_BOUND;
+        check_common(&F, s, wrote, 0);
+        if (s == NSM_OK) {
+            CHECK(info->steps <= info->step_cap);
+            const double *vp = F.s[VP].p, *vm = F.s[VM].p, *J = F.s[Jn].p, *lam = F.s[L].p;
+            int pen = 0;
+            for (size_t c = 0; c < m; c++) {
+                long double u = 0, um = 0, absu = 0;
+                for (size_t i = 0; i < n; i++) {
+                    u += (long double)J[c * n + i] * vp[i];
+                    um += (long double)J[c * n + i] * vm[i];
+                    absu += fabsl((long double)J[c * n + i] * vp[i]);
+                }
+                CHECK(u >= -(long double)info->check_tol - 1e-12L * absu);
+                pen |= um < -(long double)opts.ntol * (1 + 1e-12L);
+                /* the impulses of contact c in its cone */
+                double lnc = lam[(d + 1) * c + d];
+                long double t2 = 0;
+                for (size_t j = 0; j < d; j++) {
+                    t2 += (long double)lam[(d + 1) * c + j] * lam[(d + 1) * c + j];
+                }
+                CHECK(lnc >= 0.0);
+                CHECK(sqrtl(t2) <= (long double)F.s[MU].p[c] * lnc * (1 + 1e-9L) + 1e-300L);
+            }
+            if (!pen && optp != NULL) {
+                int trivial_ok = 1;
+                for (size_t c = 0; c < m; c++) {
+                    long double um = 0;
+                    for (size_t i = 0; i < n; i++) {
+                        um += (long double)J[c * n + i] * vm[i];
+                    }
+                    /* clearly not penetrating */
+                    trivial_ok &= um >= -(long double)opts.ntol * (1 - 1e-12L);
+                }
+                if (trivial_ok) {
+                    CHECK(memcmp(vp, vm, n * sizeof *vp) == 0);
+                    CHECK(info->s == 0.0);
+                    for (size_t i = 0; i < (d + 1) * m; i++) {
+                        CHECK(lam[i] == 0.0);
+                    }
+                }
+            }
+        }
+    }
+    free(order);
+    free(ratios);
+    release(&F);
+}
+
+#define NPENDING 7
+
+/* ---- entry ----------------------------------------------------------------------------- */
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void report(void)
+{
+    fprintf(stderr, "fuzz_api: known cases run without assertions: K1-K4 %lu, P1-P%d %lu\n",
+            known_hits, NPENDING, pending_hits);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static int once;
+    if (!once) {
+        once = 1;
+        atexit(report);
+        debug = getenv("NSM_FUZZ_DEBUG") != NULL;
+        strict = getenv("NSM_FUZZ_STRICT") != NULL;
+    }
+    if (size == 0) {
+        return 0;
+    }
+    rd r = {data + 1, size - 1};
+    switch (data[0] % 11) {
+    case 0: f_svd(&r); break;
+    case 1: f_pinv(&r); break;
+    case 2: f_range_null(&r); break;
+    case 3: f_projector(&r); break;
+    case 4: f_dynamics(&r); break;
+    case 5: f_unit(&r); break;
+    case 6: f_cone_contains(&r); break;
+    case 7: f_cone_project(&r); break;
+    case 8: f_hull(&r); break;
+    case 9: f_routh(&r); break;
+    default: f_impact(&r); break;
+    }
+    return 0;
+}
