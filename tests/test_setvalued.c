@@ -387,10 +387,11 @@ static void test_cone_project_property(void)
  * -DNSM_FUZZ_PENDING (make -B test CFLAGS=-DNSM_FUZZ_PENDING) until the fix lands; then remove
  * the #ifdef here and the matching entry of the pending list in tests/fuzz/fuzz_api.c.
  */
-#ifdef NSM_FUZZ_PENDING
-/* P2 (tests/fuzz/corpus/fuzz_api/finding_P2_unit_norm_overflow, _subnormal): the norm is
-   unscaled before dividing. ‖v‖₂ = √2·DBL_MAX is above DBL_MAX: nsm_unit returned NSM_OK,
-   NSM_UNIT_DIRECTION and u = 0. ‖v‖₂ = √3·2^-1074 rounds to 2·2^-1074: u = (0.5, 0.5, 0.5). */
+/* Fuzz finding P2 (tests/fuzz/corpus/fuzz_api/finding_P2_unit_norm_overflow, _subnormal),
+   fixed: the header promises u = v/‖v‖₂ for every finite v. The norm was unscaled before
+   dividing: ‖v‖₂ = √2·DBL_MAX is above DBL_MAX and gave NSM_UNIT_DIRECTION with u = 0;
+   ‖v‖₂ = √3·2^-1074 rounded to 2·2^-1074 and gave u = (0.5, 0.5, 0.5). Exact answers: 1/√2,
+   1/√3 per entry. */
 static void test_unit_norm_out_of_range(void)
 {
     const double v[2] = {DBL_MAX, DBL_MAX};
@@ -410,6 +411,7 @@ static void test_unit_norm_out_of_range(void)
     }
 }
 
+#ifdef NSM_FUZZ_PENDING
 /* P7 (finding_P7_cone_contains_subnormal): ‖lt‖ = √2·2^-1074 > tol = 2^-1074, so (0, lt)
    is outside the tolerance; nsm_cone_contains unscales the norm to a subnormal, which rounds
    to 2^-1074, and answered inside = 1. */
@@ -451,10 +453,8 @@ static CU_TestInfo unit_tests[] = {
     {"unit map: ball below ztol, no invented direction", test_unit_ball},
     {"unit map: errors write nothing", test_unit_errors},
     {"unit map: property against long double", test_unit_property},
-#ifdef NSM_FUZZ_PENDING
     {"unit map: norm above DBL_MAX or subnormal (fuzz finding P2)",
      test_unit_norm_out_of_range},
-#endif
     CU_TEST_INFO_NULL,
 };
 

@@ -35,6 +35,7 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
         }
     }
     double norm = 0.0;
+    double r = 0.0;
     if (big > 0.0) {
         double ss = 0.0;
         /*@ loop invariant 0 <= i <= n;
@@ -46,7 +47,8 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
             double t = v[i] / big;
             ss += t * t;
         }
-        norm = big * sqrt(ss);
+        r = sqrt(ss);
+        norm = big * r;
     }
     if (!(norm > ztol)) {
         /*@ loop invariant 0 <= i <= n;
@@ -64,8 +66,10 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
         loop assigns i, u[0 .. n - 1];
         loop variant n - i;
      */
+    /* (v/big)/r, not v/norm: norm = big·r may overflow or round to a subnormal (a norm above
+       DBL_MAX gave u = 0, a subnormal one a u that was not a unit vector) */
     for (size_t i = 0; i < n; i++) {
-        u[i] = v[i] / norm;
+        u[i] = (v[i] / big) / r;
     }
     *which = NSM_UNIT_DIRECTION;
     return NSM_OK;
