@@ -411,10 +411,10 @@ static void test_unit_norm_out_of_range(void)
     }
 }
 
-#ifdef NSM_FUZZ_PENDING
-/* P7 (finding_P7_cone_contains_subnormal): ‖lt‖ = √2·2^-1074 > tol = 2^-1074, so (0, lt)
-   is outside the tolerance; nsm_cone_contains unscales the norm to a subnormal, which rounds
-   to 2^-1074, and answered inside = 1. */
+/* Fuzz finding P7 (finding_P7_cone_contains_subnormal), fixed: ‖lt‖ = √2·2^-1074 >
+   tol = 2^-1074, so (0, lt) is outside the tolerance (the header's membership predicate);
+   nsm_cone_contains unscaled the norm to a subnormal, which rounded to 2^-1074, and answered
+   inside = 1. */
 static void test_cone_contains_subnormal(void)
 {
     const double tiny = 4.9406564584124654e-324; /* 2^-1074 */
@@ -423,6 +423,8 @@ static void test_cone_contains_subnormal(void)
     CU_ASSERT_EQUAL_FATAL(nsm_cone_contains(2, 0.0, 0.0, lt, tiny, &inside), NSM_OK);
     CU_ASSERT_EQUAL(inside, 0);
 }
+
+#ifdef NSM_FUZZ_PENDING
 
 /* P4 (finding_P4_cone_project_mu_huge, finding_P4_cone_project_lt_huge): mu·‖lt‖ or ‖lt‖
    beyond DBL_MAX; nsm_cone_project returned NSM_OK with pn, pt NaN (or pn = inf). Wanted: a
@@ -462,9 +464,7 @@ static CU_TestInfo cone_tests[] = {
     {"cone membership: examples, boundary, frictionless", test_cone_contains_examples},
     {"cone membership: errors", test_cone_contains_errors},
     {"cone membership: property against long double", test_cone_contains_property},
-#ifdef NSM_FUZZ_PENDING
     {"cone membership: subnormal norm (fuzz finding P7)", test_cone_contains_subnormal},
-#endif
     {"cone projection: closed-form examples", test_cone_project_examples},
     {"cone projection: errors write nothing", test_cone_project_errors},
     {"cone projection: Moreau decomposition property", test_cone_project_property},

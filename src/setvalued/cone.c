@@ -60,29 +60,38 @@ static void load_tangent(size_t d, const double *lt, double *t0, double *t1)
     *t1 = d == 2 ? lt[1] : 0.0;
 }
 
-/*@ predicate in_tol(real mu, real tol, real ln, real nrm) =
-        ln >= -tol && mu * ln + tol >= 0 && nrm <= mu * ln + tol;
- */
-
-/* The membership predicate on a norm nrm >= 0: ln >= -tol and nrm <= mu*ln + tol. */
-/*@ requires nonneg: nrm >= 0;
+/* 1 iff ||(x, y)|| <= r, for r >= 0, decided on values scaled by max(|x|, |y|): the norm is
+   never unscaled, so it is not rounded to a subnormal (or to infinity) before the comparison
+   (an unscaled subnormal norm made (0, (2^-1074, 2^-1074)) a member of the cone with
+   tolerance 2^-1074). */
+/*@ requires r: r >= 0;
     assigns \nothing;
     ensures boolean: \result == 0 || \result == 1;
-    ensures exact: \result == 1 <==> in_tol(mu, tol, ln, nrm);
-    ensures squared: \result == 1 <==>
-              (ln >= -tol && mu * ln + tol >= 0 && nrm * nrm <= (mu * ln + tol) * (mu * ln + tol));
+    ensures exact: \result == 1 <==> x * x + y * y <= r * r;
  */
-static int cone_test(double mu, double tol, double ln, double nrm)
+static int norm_le(double x, double y, double r)
 {
-    double r = mu * ln + tol;
-    if (!(ln >= -tol) || !(r >= 0.0)) {
-        return 0;
-    }
-    if (nrm <= r) {
-        lemma_sq_le(nrm, r);
+    double ax = fabs(x);
+    double ay = fabs(y);
+    double big = ax > ay ? ax : ay;
+    if (!(big > 0.0)) {
+        /*@ assert x == 0 && y == 0; */
         return 1;
     }
-    lemma_sq_lt(nrm, r);
+    double a = ratio(x, big);
+    double b = ratio(y, big);
+    double rr = sqrt(a * a + b * b);
+    double q = ratio(r, big);
+    /*@ assert q_nonneg: q >= 0 && rr >= 0; */
+    /*@ assert sq: rr * rr == a * a + b * b; */
+    /*@ assert xy: x * x + y * y == (a * a + b * b) * (big * big); */
+    /*@ assert rq: r * r == (q * q) * (big * big); */
+    lemma_scale_le(a * a + b * b, q * q, big * big);
+    if (rr <= q) {
+        lemma_sq_le(rr, q);
+        return 1;
+    }
+    lemma_sq_lt(rr, q);
     return 0;
 }
 
@@ -104,8 +113,8 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
     double t0;
     double t1;
     load_tangent(d, lt, &t0, &t1);
-    double a = norm2d(t0, t1);
-    *inside = cone_test(mu, tol, ln, a);
+    double r = mu * ln + tol;
+    *inside = ln >= -tol && r >= 0.0 && norm_le(t0, t1, r);
     return NSM_OK;
 }
 
