@@ -382,11 +382,7 @@ static void test_cone_project_property(void)
     prop_run("cone projection satisfies Moreau's conditions", prop_cone_project, NULL, 5000);
 }
 
-/*
- * Fuzz findings awaiting a fix in src/ (docs/developing.md, "Fuzzing"): compiled only with
- * -DNSM_FUZZ_PENDING (make -B test CFLAGS=-DNSM_FUZZ_PENDING) until the fix lands; then remove
- * the #ifdef here and the matching entry of the pending list in tests/fuzz/fuzz_api.c.
- */
+/* Regression tests of fuzz findings (docs/developing.md, "Fuzzing"). */
 /* Fuzz finding P2 (tests/fuzz/corpus/fuzz_api/finding_P2_unit_norm_overflow, _subnormal),
    fixed: the header promises u = v/‖v‖₂ for every finite v. The norm was unscaled before
    dividing: ‖v‖₂ = √2·DBL_MAX is above DBL_MAX and gave NSM_UNIT_DIRECTION with u = 0;
@@ -424,11 +420,10 @@ static void test_cone_contains_subnormal(void)
     CU_ASSERT_EQUAL(inside, 0);
 }
 
-#ifdef NSM_FUZZ_PENDING
-
-/* P4 (finding_P4_cone_project_mu_huge, finding_P4_cone_project_lt_huge): mu·‖lt‖ or ‖lt‖
-   beyond DBL_MAX; nsm_cone_project returned NSM_OK with pn, pt NaN (or pn = inf). Wanted: a
-   finite projection in the cone (it exists for both), or NSM_ERR_OVERFLOW. */
+/* Fuzz finding P4 (finding_P4_cone_project_mu_huge, finding_P4_cone_project_lt_huge), fixed:
+   mu·‖lt‖ or ‖lt‖ beyond DBL_MAX; nsm_cone_project returned NSM_OK with pn, pt NaN (or
+   pn = inf). The header promises a finite projection in the cone on NSM_OK, else
+   NSM_ERR_OVERFLOW with nothing written. */
 static void test_cone_project_overflow(void)
 {
     struct {
@@ -439,6 +434,9 @@ static void test_cone_project_overflow(void)
         double pn = -1.0, pt[2] = {0.0, 0.0};
         nsm_status s = nsm_cone_project(c[i].d, c[i].mu, c[i].ln, c[i].lt, &pn, pt);
         CU_ASSERT(s == NSM_OK || s == NSM_ERR_OVERFLOW);
+        if (s == NSM_ERR_OVERFLOW) {
+            CU_ASSERT(pn == -1.0 && pt[0] == 0.0 && pt[1] == 0.0);
+        }
         if (s == NSM_OK) {
             int inside = 0;
             CU_ASSERT(isfinite(pn) && isfinite(pt[0]) && isfinite(pt[1]));
@@ -448,7 +446,6 @@ static void test_cone_project_overflow(void)
         }
     }
 }
-#endif
 
 static CU_TestInfo unit_tests[] = {
     {"unit map: direction, in place, extreme magnitudes", test_unit_direction},
@@ -468,9 +465,7 @@ static CU_TestInfo cone_tests[] = {
     {"cone projection: closed-form examples", test_cone_project_examples},
     {"cone projection: errors write nothing", test_cone_project_errors},
     {"cone projection: Moreau decomposition property", test_cone_project_property},
-#ifdef NSM_FUZZ_PENDING
     {"cone projection: mu·|lt| beyond DBL_MAX (fuzz finding P4)", test_cone_project_overflow},
-#endif
     CU_TEST_INFO_NULL,
 };
 

@@ -139,7 +139,8 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
  * characterisation of the nearest point (nearest: x - p orthogonal to p and in the polar cone).
  * In IEEE arithmetic each holds up to the rounding of the closed form.
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (d not 1 or 2), NSM_ERR_ARG (mu < 0 or
- * not finite), NSM_ERR_NOT_FINITE (ln or lt has NaN/Inf), NSM_ERR_ALIAS.
+ * not finite), NSM_ERR_NOT_FINITE (ln or lt has NaN/Inf), NSM_ERR_ALIAS, NSM_ERR_OVERFLOW
+ * (finite input for which the closed form overflows, e.g. mu·‖lt‖ or mu² beyond DBL_MAX).
  */
 /*@ requires valid_lt: lt == \null || (d != 1 && d != 2) || \valid_read(lt + (0 .. d - 1));
     requires valid_pt: pt == \null || (d != 1 && d != 2) || \valid(pt + (0 .. d - 1));
@@ -161,7 +162,8 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
       assumes lt != \null && pn != \null && pt != \null && (d == 1 || d == 2);
       assigns *pn, pt[0 .. d - 1];
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_ALIAS;
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_ALIAS ||
+                      \result == NSM_ERR_OVERFLOW;
       ensures in_cone: \result == NSM_OK ==> nsm_in_cone_tol(d, mu, 0.0, *pn, pt);
       ensures fixed: \result == NSM_OK && nsm_in_cone_tol{Pre}(d, mu, 0.0, ln, lt) ==>
                        *pn == ln && \forall integer i; 0 <= i < d ==> pt[i] == \old(lt[i]);

@@ -221,6 +221,16 @@ static void project_closed(double mu, double ln, double t0, double t1, double a,
     project_boundary(mu, ln, t0, t1, a, pn, q0, q1);
 }
 
+/* 1 when a, b and c are all finite (the closed form can overflow for finite input). */
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int finite3(double a, double b, double c)
+{
+    const double x[3] = {a, b, c};
+    return nsm_all_finite(3, x);
+}
+
 /* Writes the projection (n, (q0, q1)) to (*pn, pt[0 .. d-1]). */
 /*@ requires dim: d == 1 || d == 2;
     requires valid: \valid(pn) && \valid(pt + (0 .. d - 1));
@@ -276,6 +286,9 @@ nsm_status nsm_cone_project(size_t d, double mu, double ln, const double *lt, do
     /*@ assert kept: nsm_in_cone_tol{Pre}(d, mu, 0.0, ln, lt) ==>
                        (n == ln && q0 == lt[0] && (d == 2 ==> q1 == lt[1])); */
     /*@ assert tang: t0 == lt[0] && t1 == (d == 2 ? lt[1] : 0.0); */
+    if (!finite3(n, q0, q1)) {
+        return NSM_ERR_OVERFLOW;
+    }
     store_projection(d, mu, n, q0, q1, pn, pt);
     return NSM_OK;
 }
