@@ -1,10 +1,14 @@
-# nsmech — the one entry point: all, check, test, asan, fuzz, prove, proved-client, demo,
-# bench, install, clean.
+# nsmech — the one entry point: all, check, test, asan, valgrind, fuzz, coverage, prove,
+# proved-client, demo, bench, install, clean.
 #
 #   make            static and shared libraries in build/
-#   make check      set-up, unit + property tests, the same under ASan/UBSan, a short fuzzing
-#                   run, then proofs and the proved client
+#   make check      set-up, unit + property tests, the same under ASan/UBSan and under
+#                   Valgrind memcheck, a short fuzzing run, then proofs and the proved client
+#   make valgrind   every test program (and the nsm program test_cli runs) under memcheck,
+#                   fewer property cases (NSM_PROP_CASES=$(VG_PROP_CASES))
 #   make fuzz       libFuzzer harnesses (tests/fuzz/), FUZZ_SECONDS each (default 60)
+#   make coverage   gcc --coverage build, the tests, gcovr over src/: HTML report in
+#                   build/coverage/, last line 'coverage lines X% branches Y%'
 #   make demo       set-up, build and run the examples (CSV + PNG under build/demo/)
 #   make bench      benchmarks (timings printed, nothing asserted)
 #   make prove      Frama-C/WP over every source file; fails on any unproved goal (prover
@@ -24,6 +28,7 @@ STAMP_BUILD := $(BUILD)/.deps-build
 STAMP_DEMO  := $(BUILD)/.deps-demo
 STAMP_BENCH := $(BUILD)/.deps-bench
 STAMP_CHECK := $(BUILD)/.deps-check
+STAMP_COV   := $(BUILD)/.deps-coverage
 
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wvla -pedantic
@@ -49,6 +54,19 @@ TEST_LIBS    := -lcunit -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
 # Libraries only some tests use (test_cli reads the program's JSON output).
 TEST_LIBS_test_cli := -lcjson
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+# Valgrind memcheck: plain -O1 -g builds; a memcheck error or leak fails the program (exit 1).
+# Suppressions (system-library frames only, each explained) go in tests/valgrind.supp.
+VG_BIN       := $(patsubst tests/%.c,$(BUILD)/valgrind/%,$(TEST_SRC))
+VG_FLAGS     := -O1 -g
+VG_LIB       := $(BUILD)/valgrind/libnsmech.a
+VG_PROP_CASES ?= 3
+VALGRIND     := valgrind --quiet --error-exitcode=1 --leak-check=full \
+                --errors-for-leak-kinds=definite,indirect,possible \
+                --suppressions=tests/valgrind.supp
+# Coverage: gcc --coverage objects under build/coverage/ (library, tests, nsm), gcovr over src/.
+COV_DIR      := $(BUILD)/coverage
+COV_FLAGS    := -O0 -g --coverage
+COV_BIN      := $(patsubst tests/%.c,$(COV_DIR)/tests/%,$(TEST_SRC))
 
 TOOL_SRC     := $(sort $(wildcard tools/nsm/*.c))
 NSM_BIN      := $(BUILD)/nsm
@@ -61,8 +79,8 @@ BENCH_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang tools test asan fuzz prove prove-full proved-client demo bench install \
-        uninstall clean examples
+.PHONY: all deps check compile-clang tools test asan valgrind fuzz coverage prove prove-full \
+        proved-client demo bench install uninstall clean examples
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
 
@@ -95,6 +113,19 @@ $(BUILD)/asan/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_SRC) 
 	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -Itests/support $< $(TEST_SUP) $(LIB_SRC) \
 	    $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
 
+$(BUILD)/valgrind/obj/%.o: src/%.c $(LIB_HDR) | $(STAMP_CHECK)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(VG_FLAGS) -Iinclude -c $< -o $@
+
+$(VG_LIB): $(patsubst src/%.c,$(BUILD)/valgrind/obj/%.o,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/valgrind/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(VG_LIB) | $(STAMP_CHECK)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(VG_FLAGS) -Iinclude -Itests/support $< $(TEST_SUP) $(VG_LIB) \
+	    $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
+
 # The library must build warning-free with clang as well as gcc.
 compile-clang: | $(STAMP_CHECK)
 	@mkdir -p $(BUILD)/clang
@@ -109,6 +140,46 @@ test: $(TEST_BIN)
 asan: $(ASAN_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    NSM_BIN=$(BUILD)/asan/nsm sh scripts/run-tests.sh sanitized $(ASAN_BIN)
+
+# test_cli runs nsm through NSM_BIN: a generated wrapper that runs build/valgrind/nsm under
+# memcheck, its reports in build/valgrind/nsm-logs/ (run-tests.sh fails on any non-empty one).
+valgrind: $(VG_BIN) $(BUILD)/valgrind/nsm-memcheck
+	@rm -rf $(BUILD)/valgrind/nsm-logs && mkdir -p $(BUILD)/valgrind/nsm-logs
+	@NSM_PROP_CASES=$(VG_PROP_CASES) NSM_TEST_RUNNER="$(VALGRIND)" \
+	    NSM_VG_LOGS=$(BUILD)/valgrind/nsm-logs NSM_BIN=$(BUILD)/valgrind/nsm-memcheck \
+	    sh scripts/run-tests.sh valgrind $(VG_BIN)
+
+$(BUILD)/valgrind/nsm-memcheck: Makefile $(BUILD)/valgrind/nsm
+	@printf '#!/bin/sh\n# generated by make: nsm under Valgrind memcheck for test_cli\nexec %s --log-file=%s/nsm-logs/nsm.%%p.log %s "$$@"\n' \
+	    '$(VALGRIND)' '$(BUILD)/valgrind' '$(BUILD)/valgrind/nsm' > $@
+	@chmod +x $@
+
+# Coverage (not part of make check): the library, the tests and nsm built with --coverage
+# from their sources, the tests run (test_cli drives the covered nsm), gcovr over src/ only.
+$(COV_DIR)/obj/%.o: src/%.c $(LIB_HDR) | $(STAMP_COV)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(COV_FLAGS) -Iinclude -c $< -o $@
+
+$(COV_DIR)/libnsmech.a: $(patsubst src/%.c,$(COV_DIR)/obj/%.o,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(COV_DIR)/tests/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(COV_DIR)/libnsmech.a \
+                    | $(STAMP_COV)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(COV_FLAGS) -Iinclude -Itests/support $< $(TEST_SUP) $(COV_DIR)/libnsmech.a \
+	    $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
+
+$(COV_DIR)/nsm: $(TOOL_SRC) tools/nsm/cli.h $(COV_DIR)/libnsmech.a | $(STAMP_COV)
+	$(CC) $(WARN) $(COV_FLAGS) -Iinclude -DNSM_VERSION='"$(VERSION)"' $(TOOL_SRC) \
+	    $(COV_DIR)/libnsmech.a -lcjson $(BLAS_LIBS) $(MATH_LIBS) -o $@
+
+$(COV_DIR)/tests/test_cli: $(COV_DIR)/nsm
+
+coverage: $(COV_BIN) $(COV_DIR)/nsm
+	@find $(COV_DIR) -name '*.gcda' -delete
+	@NSM_BIN=$(COV_DIR)/nsm sh scripts/run-tests.sh coverage $(COV_BIN)
+	@sh scripts/coverage.sh $(COV_DIR)
 
 prove: | $(STAMP_CHECK)
 	@bash proofs/prove.sh
@@ -152,6 +223,7 @@ check: $(STAMP_CHECK)
 	@sh scripts/stage.sh lint sh scripts/lint.sh
 	@sh scripts/stage.sh test $(MAKE) --no-print-directory test
 	@sh scripts/stage.sh asan $(MAKE) --no-print-directory asan
+	@sh scripts/stage.sh valgrind $(MAKE) --no-print-directory valgrind
 	@sh scripts/stage.sh fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60 \
 	    FUZZ_EXTRA="-seed=1 -runs=200000"
 	@sh scripts/stage.sh prove $(MAKE) --no-print-directory prove
@@ -172,6 +244,12 @@ $(BUILD)/asan/nsm: $(TOOL_SRC) tools/nsm/cli.h $(LIB_SRC) $(LIB_HDR) | $(STAMP_C
 # test_cli runs the program as a separate process.
 $(BUILD)/tests/test_cli: $(NSM_BIN)
 $(BUILD)/asan/test_cli: $(BUILD)/asan/nsm
+$(BUILD)/valgrind/test_cli: $(BUILD)/valgrind/nsm-memcheck
+
+$(BUILD)/valgrind/nsm: $(TOOL_SRC) tools/nsm/cli.h $(VG_LIB) | $(STAMP_CHECK)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(VG_FLAGS) -Iinclude -DNSM_VERSION='"$(VERSION)"' $(TOOL_SRC) $(VG_LIB) \
+	    -lcjson $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 tools: $(NSM_BIN)
 
@@ -249,6 +327,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libnsmech.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/nsmech.pc
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/examples $(BUILD)/bench \
-	       $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang $(NSM_BIN) $(BUILD)/*.a $(BUILD)/*.so \
-	       $(BUILD)/results $(PC_OUT) $(BUILD)/stage $(BUILD)/fuzz
+	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/valgrind $(COV_DIR) \
+	       $(BUILD)/examples $(BUILD)/bench $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang \
+	       $(NSM_BIN) $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results $(PC_OUT) $(BUILD)/stage \
+	       $(BUILD)/fuzz

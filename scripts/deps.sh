@@ -8,8 +8,9 @@
 #   sh scripts/deps.sh bench   build + LAPACKE (the baselines of make bench)
 #   sh scripts/deps.sh check   build + CUnit, LAPACKE (test oracles), clang and its runtime
 #                              libraries (libFuzzer, sanitizers: libclang-rt-14-dev), python3,
-#                              Frama-C, Why3, Z3, CVC4 (make check, make test, make fuzz,
-#                              make prove)
+#                              Valgrind, Frama-C, Why3, Z3, CVC4 (make check, make test,
+#                              make fuzz, make valgrind, make prove)
+#   sh scripts/deps.sh coverage  build + CUnit, LAPACKE, gcovr (make coverage)
 # Without an argument: check (everything).
 set -eu
 
@@ -19,10 +20,11 @@ case "$profile" in
 build) PKGS="$BUILD_PKGS" ;;
 demo) PKGS="$BUILD_PKGS gnuplot-nox" ;;
 bench) PKGS="$BUILD_PKGS liblapacke-dev" ;;
-check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang libclang-rt-14-dev python3 frama-c-base
-    why3 z3 cvc4" ;;
+check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang libclang-rt-14-dev python3 valgrind
+    frama-c-base why3 z3 cvc4" ;;
+coverage) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev gcovr" ;;
 *)
-    echo "deps.sh: unknown profile '$profile' (build, demo, bench, check)" >&2
+    echo "deps.sh: unknown profile '$profile' (build, demo, bench, check, coverage)" >&2
     exit 2
     ;;
 esac

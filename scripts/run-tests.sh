@@ -1,8 +1,12 @@
 #!/bin/sh
 # Run CUnit test programs and keep their counts; 'summary' prints the closing line of make check.
-#   run-tests.sh plain|sanitized BIN...   run each program, stop at the first failing one
-#   run-tests.sh summary                  stage times, then "check: N passed, M failed" over
-#                                         both runs
+#   run-tests.sh MODE BIN...   run each program (MODE plain, sanitized, valgrind, coverage)
+#                              and keep its counts in build/results/MODE.txt
+#   run-tests.sh summary       stage times, then "check: N passed, M failed" over the plain,
+#                              sanitized and valgrind runs
+# NSM_TEST_RUNNER, if set, is a command put before each program (make valgrind: memcheck);
+# NSM_VG_LOGS, if set, is a folder of memcheck logs of the nsm program run by test_cli: a
+# program fails when it leaves a non-empty log there.
 set -u
 results=build/results
 mode=$1; shift
@@ -14,7 +18,7 @@ if [ "$mode" = summary ]; then
         awk '{ printf "stage %s %d\n", $1, $2; t += $2 } END { printf "stage total %d\n", t }' \
             "$results/stages.txt"
     fi
-    cat "$results"/plain.txt "$results"/sanitized.txt 2>/dev/null |
+    cat "$results"/plain.txt "$results"/sanitized.txt "$results"/valgrind.txt 2>/dev/null |
         awk '{ run += $3; failed += $4 }
              END { printf "check: %d passed, %d failed\n", run - failed, failed;
                    exit (failed > 0 || run == 0) }'
@@ -27,9 +31,19 @@ for bin in "$@"; do
     name=$(basename "$bin")
     echo "== $mode: $name"
     out=$(mktemp)
-    "$bin" > "$out" 2>&1
+    # shellcheck disable=SC2086
+    ${NSM_TEST_RUNNER:-} "$bin" > "$out" 2>&1
     rc=$?
     cat "$out"
+    if [ -n "${NSM_VG_LOGS:-}" ]; then
+        for log in "$NSM_VG_LOGS"/*.log; do
+            if [ -s "$log" ]; then
+                echo "$mode: memcheck errors in nsm run by $name ($log):" >&2
+                cat "$log" >&2
+                rc=1
+            fi
+        done
+    fi
     # The harness prints one line 'NSM-TESTS <name> <run> <failed>' after CUnit's summary.
     line=$(grep '^NSM-TESTS ' "$out" | tail -n 1)
     rm -f "$out"
@@ -38,6 +52,10 @@ for bin in "$@"; do
         echo "NSM-TESTS $name 1 1" >> "$results/$mode.txt"
         status=1
         continue
+    fi
+    # A non-zero exit with no failed test (a memcheck error, a leak) counts as one failure.
+    if [ "$rc" -ne 0 ]; then
+        line=$(echo "$line" | awk '{ if ($4 == 0) $4 = 1; print }')
     fi
     echo "$line" >> "$results/$mode.txt"
     [ "$rc" -eq 0 ] || status=1

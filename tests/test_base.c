@@ -62,6 +62,13 @@ static void test_symmetric(void)
     CU_ASSERT_EQUAL(nsm_is_symmetric(3, A, 1e-8), 1);
     A[5] = NAN;
     CU_ASSERT_EQUAL(nsm_is_symmetric(3, A, 1.0), 0);
+    /* the difference taken in either order: upper entry below the lower one */
+    double B[4] = {1, 2, 2.5, 1};
+    CU_ASSERT_EQUAL(nsm_is_symmetric(2, B, 0.1), 0);  /* 0.5 > 0.1·max(1, 2.5) */
+    CU_ASSERT_EQUAL(nsm_is_symmetric(2, B, 0.25), 1); /* 0.5 <= 0.25·2.5 */
+    B[1] = 3.0;
+    CU_ASSERT_EQUAL(nsm_is_symmetric(2, B, 0.1), 0);  /* 0.5 > 0.1·max(1, 3) */
+    CU_ASSERT_EQUAL(nsm_is_symmetric(2, B, 0.2), 1);  /* 0.5 <= 0.2·3 */
 }
 
 static void test_overlap(void)

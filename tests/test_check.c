@@ -692,6 +692,38 @@ static void test_errors_skew(void)
     CU_ASSERT(res != 42.0);
 }
 
+/* The skew residual's workspace may not overlap any input or res (module comment: "a workspace
+   may not overlap any input or output"), each in turn, at the start of W1 and of W2; inputs
+   may alias each other (R = P style calls stay valid). */
+static void test_errors_skew_each_overlap(void)
+{
+    double P[4] = {1, 0, 0, 0}, Pd[4] = {0, 1, 1, 0}, M[4] = {2, 0, 0, 1}, Md[4] = {0};
+    double Cb[4] = {0}, res = 42.0;
+    const double mu = 1.0;
+    double arena[64];
+    for (int in = 0; in < 6; in++) {
+        for (int half = 0; half < 2; half++) {
+            /* one input (or res) at the start of W1 (half 0) or of W2 (half 1) */
+            double *w = arena;
+            double *target = arena + 4 * half;
+            double *a[5] = {P, Pd, M, Md, Cb};
+            double *r = &res;
+            if (in < 5) {
+                memcpy(target, a[in], sizeof P);
+                a[in] = target;
+            } else {
+                r = target;
+            }
+            CU_ASSERT_EQUAL(nsm_check_skew(2, a[0], a[1], a[2], a[3], a[4], mu, r, w, 8),
+                            NSM_ERR_ALIAS);
+        }
+    }
+    CU_ASSERT_EQUAL(res, 42.0);
+    double work[8];
+    /* aliased inputs: P passed for every matrix argument */
+    CU_ASSERT_EQUAL(nsm_check_skew(2, P, P, P, P, P, mu, &res, work, 8), NSM_OK);
+}
+
 static void test_errors_pd(void)
 {
     double A[4] = {2, 0, 0, 1}, work[8];
@@ -726,6 +758,7 @@ static CU_TestInfo check_tests[] = {
     {"small fixed cases and workspace queries", test_small},
     {"errors: product residuals", test_errors_products},
     {"errors: skew residual", test_errors_skew},
+    {"errors: skew workspace over each input and res", test_errors_skew_each_overlap},
     {"errors: definiteness", test_errors_pd},
     CU_TEST_INFO_NULL,
 };

@@ -10,6 +10,7 @@
 #include <lapacke.h>
 #include "harness.h"
 #include "prop.h"
+#include "sweep.h"
 #include "nsmech.h"
 
 #define EPS DBL_EPSILON
@@ -959,6 +960,145 @@ static void test_errors_svd(void)
     CU_ASSERT_EQUAL(nsm_pinv(1, 2, T, 0.0, &rank, X, work, 64), NSM_ERR_NOT_FINITE);
 }
 
+/* ---- per-argument sweeps (tests/support/sweep.h) and rare paths ------------------------ */
+
+static nsm_status sw_svd(void *const *a, void *c)
+{
+    const size_t *d = c;
+    return nsm_svd(d[0], d[1], a[0], a[1], a[2], a[3], a[4], d[2]);
+}
+
+static nsm_status sw_range_null(void *const *a, void *c)
+{
+    const size_t *d = c;
+    return nsm_range_null(d[0], d[1], a[0], 1e-10, a[1], a[2], a[3], a[4], d[2]);
+}
+
+static nsm_status sw_pinv(void *const *a, void *c)
+{
+    const size_t *d = c;
+    return nsm_pinv(d[0], d[1], a[0], 1e-10, a[1], a[2], a[3], d[2]);
+}
+
+/* SVD, bases, pseudo-inverse: NSM_ERR_NULL for each required pointer, NSM_ERR_ALIAS for each
+   output or work over A or another output, NSM_ERR_NOT_FINITE for NaN/Inf anywhere in A;
+   "only work is written on error". Both shapes (m >= n and m < n). */
+static void test_sweep_svd(void)
+{
+    const double A[12] = {1, 2, 3, 4, 5, 6, 7, 8.5, 9, 10, 11, 12.5};
+    double s[3], U[12], V[12], sv[3], basis[16], X[12], work[128];
+    size_t rank = 0;
+    const size_t shapes[2][2] = {{4, 3}, {3, 4}};
+    for (int t = 0; t < 2; t++) {
+        size_t m = shapes[t][0], n = shapes[t][1], p = 3;
+        size_t d[3] = {m, n, nsm_svd_work(m, n)};
+        CU_ASSERT_FATAL(d[2] <= 128);
+        const sweep_arg sa[5] = {{"A", A, sizeof(double) * m * n, SW_IN | SW_FINITE},
+                                 {"s", s, sizeof(double) * p, SW_OUT},
+                                 {"U", U, sizeof(double) * m * p, SW_OUT | SW_NULLABLE},
+                                 {"V", V, sizeof(double) * n * p, SW_OUT | SW_NULLABLE},
+                                 {"work", work, sizeof(double) * d[2], SW_OUT | SW_SCRATCH}};
+        CU_ASSERT_EQUAL(sweep_args("nsm_svd", sw_svd, d, sa, 5, SWEEP_UNWRITTEN), 0);
+        d[2] = nsm_range_null_work(m, n);
+        CU_ASSERT_FATAL(d[2] <= 128);
+        const sweep_arg ra[5] = {{"A", A, sizeof(double) * m * n, SW_IN | SW_FINITE},
+                                 {"rank", &rank, sizeof rank, SW_NOALIAS},
+                                 {"sv", sv, sizeof(double) * p, SW_OUT | SW_NULLABLE},
+                                 {"basis", basis, sizeof(double) * n * n, SW_OUT},
+                                 {"work", work, sizeof(double) * d[2], SW_OUT | SW_SCRATCH}};
+        CU_ASSERT_EQUAL(sweep_args("nsm_range_null", sw_range_null, d, ra, 5, SWEEP_UNWRITTEN),
+                        0);
+        d[2] = nsm_pinv_work(m, n);
+        CU_ASSERT_EQUAL(d[2], nsm_svd_work(m, n)); /* documented: the same as nsm_svd_work */
+        const sweep_arg pa[4] = {{"A", A, sizeof(double) * m * n, SW_IN | SW_FINITE},
+                                 {"rank", &rank, sizeof rank, SW_NOALIAS},
+                                 {"X", X, sizeof(double) * m * n, SW_OUT},
+                                 {"work", work, sizeof(double) * d[2], SW_OUT | SW_SCRATCH}};
+        CU_ASSERT_EQUAL(sweep_args("nsm_pinv", sw_pinv, d, pa, 4, SWEEP_UNWRITTEN), 0);
+    }
+    /* Work sizes are 0 when either dimension exceeds NSM_MAX_DIM. */
+    const size_t big = NSM_MAX_DIM + 1;
+    CU_ASSERT_EQUAL(nsm_svd_work(2, big), 0u);
+    CU_ASSERT_EQUAL(nsm_range_null_work(3, big), 0u);
+    CU_ASSERT_EQUAL(nsm_pinv_work(big, 3), 0u);
+    CU_ASSERT_EQUAL(nsm_range_null_work(0, 3), 0u); /* m = 0 needs no workspace */
+    CU_ASSERT_EQUAL(nsm_range_null_work(2, 3), 2u * (2 + 3 + 2) + 3);
+    CU_ASSERT_EQUAL(nsm_pinv(3, big, A, 1e-10, &rank, X, work, 128), NSM_ERR_SIZE);
+    /* sv may be NULL: the same basis and rank as with it. */
+    double b2[16];
+    size_t r2 = 0;
+    size_t lr = nsm_range_null_work(3, 4);
+    CU_ASSERT_EQUAL_FATAL(nsm_range_null(3, 4, A, 1e-10, &rank, sv, basis, work, lr), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nsm_range_null(3, 4, A, 1e-10, &r2, NULL, b2, work, lr), NSM_OK);
+    CU_ASSERT_EQUAL(rank, r2);
+    CU_ASSERT_EQUAL(memcmp(basis, b2, sizeof b2), 0);
+    /* s_1 beyond DBL_MAX: NSM_ERR_NOT_FINITE from the SVD and the bases (documented for
+       nsm_svd; the bases report it the same way), pseudo-inverse included. */
+    const double H[4] = {1e308, 1e308, 1e308, 1e308};
+    CU_ASSERT_EQUAL(nsm_svd(2, 2, H, s, U, V, work, 128), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(nsm_range_null(2, 2, H, 1e-10, &rank, sv, basis, work, 128),
+                    NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(nsm_range_null(1, 2, H, 1e-10, &rank, sv, basis, work, 128), NSM_OK);
+}
+
+/* Columns of very different lengths that are not orthogonal (|g_i·g_j| = 1e-152, far above
+   eps·‖g_i‖‖g_j‖ ≈ 3e-156, yet the rotation angle below 2⁻⁵⁰⁰: the small-angle form of the
+   rotation): the thin SVD A = U diag(s) Vᵀ with orthonormal U and V, entry by entry to a few
+   ulps, and s against the closed form of a 2×2 matrix (s_1² + s_2² = ‖A‖_F², s_1 s_2 = |det A|).
+   The tiny column (1e-140) keeps its squared norm in the normal range, and A = B·diag(1, 1e-140)
+   with cond(B) ≈ 1: one-sided Jacobi keeps s_2 to a few ulps (Demmel and Veselić). */
+static void test_svd_graded_columns(void)
+{
+    const double A[4] = {1.0, 1e-140, 1.0, -1e-140 + 1e-152};
+    double s[2], U[4], V[4], work[16], G[4], Id[4];
+    CU_ASSERT_EQUAL_FATAL(nsm_svd(2, 2, A, s, U, V, work, 16), NSM_OK);
+    double fro = sqrt(2.0); /* the tiny column adds below rounding */
+    double s2 = fabs(A[0] * A[3] - A[1] * A[2]) / fro;
+    CU_ASSERT(fabs(s[0] - fro) <= 4 * EPS * fro);
+    CU_ASSERT(fabs(s[1] - s2) <= 4 * EPS * s2);
+    tm_identity(2, Id);
+    tm_matmul_tn(2, 2, 2, U, U, G);
+    CU_ASSERT(tm_maxabs_diff(4, G, Id) <= 4 * EPS);
+    tm_matmul_tn(2, 2, 2, V, V, G);
+    CU_ASSERT(tm_maxabs_diff(4, G, Id) <= 4 * EPS);
+    for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < 2; j++) {
+            double r = U[i * 2] * s[0] * V[j * 2] + U[i * 2 + 1] * s[1] * V[j * 2 + 1];
+            CU_ASSERT(fabs(r - A[i * 2 + j]) <= 4 * EPS * fabs(A[i * 2 + j]));
+        }
+    }
+}
+
+/* Row space along a coordinate axis (m < n): the Householder step meets a zero tail. The
+   basis is still orthogonal, column 0 spans R(Aᵀ) = span{e_1}, the others span N(A). */
+static void test_range_null_axis(void)
+{
+    const double A[6] = {2, 0, 0, 0, 0, 0}; /* 2×3, rank 1 */
+    double basis[9], sv[2], work[64], G[9];
+    size_t rank = 9;
+    CU_ASSERT_EQUAL_FATAL(nsm_range_null(2, 3, A, 1e-10, &rank, sv, basis, work, 64), NSM_OK);
+    CU_ASSERT_EQUAL(rank, 1);
+    CU_ASSERT(fabs(sv[0] - 2.0) <= 4 * EPS && sv[1] == 0.0);
+    tm_matmul_tn(3, 3, 3, basis, basis, G);
+    double Id[9];
+    tm_identity(3, Id);
+    CU_ASSERT(tm_maxabs_diff(9, G, Id) <= 8 * EPS);
+    CU_ASSERT(fabs(fabs(basis[0]) - 1.0) <= 4 * EPS);
+    for (int c = 1; c < 3; c++) {
+        CU_ASSERT(fabs(basis[c]) <= 4 * EPS); /* A·(null column c) = 2·basis[0][c] = 0 */
+    }
+}
+
+/* nsm_chol_solve with nothing to solve: n = 0 (L and B may be NULL) or no right-hand side
+   (B may be NULL); NSM_OK and nothing read. */
+static void test_chol_solve_empty(void)
+{
+    const double L[4] = {2, 0, 1, 3};
+    CU_ASSERT_EQUAL(nsm_chol_solve(0, 2, NULL, NULL), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_chol_solve(2, 0, L, NULL), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_chol_solve(0, 0, NULL, NULL), NSM_OK);
+}
+
 static CU_TestInfo linalg_tests[] = {
     {"gemm/gemv/syrk vs plain loops (all transposes, sizes from 0)", test_products},
     {"Cholesky vs LAPACK dpotrf/dposv, rejection of non-SPD", test_chol},
@@ -967,6 +1107,10 @@ static CU_TestInfo linalg_tests[] = {
     {"error statuses: products", test_errors_products},
     {"error statuses: Cholesky", test_errors_chol},
     {"error statuses: SVD, rank, bases, pinv", test_errors_svd},
+    {"each argument: SVD, bases, pinv (NULL, overlap, NaN/Inf)", test_sweep_svd},
+    {"SVD of graded, nearly orthogonal columns vs the 2x2 closed form", test_svd_graded_columns},
+    {"bases of a row space along a coordinate axis", test_range_null_axis},
+    {"Cholesky solve with n = 0 or no right-hand side", test_chol_solve_empty},
     CU_TEST_INFO_NULL,
 };
 

@@ -12,6 +12,7 @@
 #include <lapacke.h>
 #include "harness.h"
 #include "prop.h"
+#include "sweep.h"
 #include "nsmech.h"
 
 #define NMAX 32 /* array capacity; most properties draw n <= NPROP */
@@ -1056,6 +1057,381 @@ static void test_bad_actuation_control(void)
 #undef CTL
 }
 
+/* At the goal (q = q*, e = 0) the law is v = f_g + K_d q̇ (the K_p term vanishes whatever η);
+   with P = 0 (N(A) = {0}) and xi NULL, η = 0: v = f_g + K_p e exactly, even with an R that is
+   not zero (the function does not re-derive R from P). */
+static void test_control_goal_and_no_freedom(void)
+{
+    const size_t n = 3;
+    double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0}, Id[9], Z[9] = {0};
+    tm_identity(n, Id);
+    nsm_proj_gains g = {2.0, 0.5, 1.5, 1e-12, 1e-9};
+    const double fg[3] = {0.25, -1, 2}, q[3] = {1, -2, 0.5}, qd[3] = {0.5, -0.25, 0};
+    const double zero[3] = {0, 0, 0};
+    double f[3];
+    nsm_unit_case which;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 0, P, Id, NULL, fg, q, q, qd, NULL, &g, f, NULL,
+                                           &which, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(f[i], -(fg[i] + g.kd * qd[i]), 1e-15);
+    }
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 0, Z, Id, NULL, fg, q, zero, zero, NULL, &g, f,
+                                           NULL, &which, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_BALL);
+    for (size_t i = 0; i < n; i++) {
+        CU_ASSERT_DOUBLE_EQUAL(f[i], -(fg[i] + g.kp * q[i]), 1e-15);
+    }
+}
+
+/* n >= 24 with 2m >= n: PMP as P(MP) (the factored form is only for 2m < n); q̈ and f_c equal
+   the KKT solve as for every other size. */
+static void test_dynamics_large_plain_form(void)
+{
+    nsm_rng rng;
+    nsm_rng_seed(&rng, prop_base_seed() + 424242u);
+    static sys_t s;
+    CU_ASSERT_EQUAL_FATAL(gen_system_nm(&rng, &s, 24, 12), 0);
+    double top[NMAX], adq[MMAX], q_ref[NMAX], fc_ref[NMAX], qdd[NMAX], fc[NMAX];
+    kkt_rhs(&s, top, adq);
+    CU_ASSERT_EQUAL_FATAL(oracle_kkt(s.n, s.m, s.M, s.A, top, adq, q_ref, fc_ref), 0);
+    nsm_proj_info info;
+    CU_ASSERT_EQUAL_FATAL(run_dyn(&s, s.m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, NULL), NSM_OK);
+    CU_ASSERT_EQUAL(info.rank, 12);
+    CU_ASSERT(rel_err(s.n, qdd, q_ref) <= 1e-9);
+    CU_ASSERT(rel_err(s.n, fc, fc_ref) <= 1e-9);
+}
+
+/* With the SPD check of M off, an M that is indefinite on N(A) still gives NSM_ERR_NOT_SPD
+   ("M̄ not factorisable") when μ is given, and writes nothing. */
+static void test_dynamics_mbar_not_factorisable(void)
+{
+    const double M[9] = {1, 0, 0, 0, -1, 0, 0, 0, 1}, C[9] = {0}, A[3] = {1, 0, 0};
+    const double Ad[3] = {0}, f[3] = {1, 1, 1}, fg[3] = {0}, qd[3] = {0};
+    double qdd[3] = {5, 5, 5}, fc[3] = {5, 5, 5};
+    nsm_proj_info info;
+    nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
+    o.check_spd = 0;
+    o.mu_mode = NSM_MU_GIVEN;
+    o.mu = 1.0;
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 1, M, C, A, Ad, f, fg, qd, &o, qdd, fc, &info, NULL,
+                                      NULL, g_work, g_lwork), NSM_ERR_NOT_SPD);
+    CU_ASSERT(qdd[0] == 5 && qdd[1] == 5 && qdd[2] == 5 && fc[0] == 5);
+    /* μ* = tr(PMP)/(n − r) = 0 here: also NSM_ERR_NOT_SPD (μ* <= 0) */
+    o.mu_mode = NSM_MU_OPTIMAL;
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 1, M, C, A, Ad, f, fg, qd, &o, qdd, fc, &info, NULL,
+                                      NULL, g_work, g_lwork), NSM_ERR_NOT_SPD);
+    CU_ASSERT_EQUAL(nsm_proj_projector_work(3, NSM_MAX_DIM + 1), 0);
+    CU_ASSERT_EQUAL(nsm_proj_projector_work(NSM_MAX_DIM + 1, 3), 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Per-argument sweeps (tests/support/sweep.h): each documented NULL, overlap and non-finite */
+/* error, one argument at a time, from one valid call                                        */
+/* ---------------------------------------------------------------------------------------- */
+
+typedef struct {
+    size_t n, m, k, r;
+    double rtol, mu;
+    nsm_mu_mode mode;
+    size_t lwork;
+} sw_ctx;
+
+/* A 3×3 problem with two independent constraints (m = 2) and two inputs (k = 2). */
+static const double SW_M[9] = {3, 1, 0, 1, 2, 0.5, 0, 0.5, 1.5};
+static const double SW_A[6] = {1, 1, 0, 0, 1, 2};
+static const double SW_Ad[6] = {0.5, -1, 0, 0.25, 0, 1};
+static const double SW_B[6] = {1, 0, 0, 1, 1, 1};
+
+static void sw_projector_parts(double *P, double *Q, double *X)
+{
+    size_t r;
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_projector(3, 2, SW_A, 1e-10, &r, P, Q, X, g_work, g_lwork),
+                          NSM_OK);
+    CU_ASSERT_EQUAL(r, 2);
+}
+
+static nsm_status sw_projector(void *const *a, void *c)
+{
+    const sw_ctx *x = c;
+    return nsm_proj_projector(x->n, x->m, a[0], x->rtol, a[1], a[2], a[3], a[4], a[5], x->lwork);
+}
+
+static nsm_status sw_rates(void *const *a, void *c)
+{
+    const sw_ctx *x = c;
+    return nsm_proj_rates(x->n, x->m, a[0], a[1], a[2], a[3], a[4], a[5], x->lwork);
+}
+
+static nsm_status sw_omega(void *const *a, void *c)
+{
+    return nsm_proj_omega(((const sw_ctx *)c)->n, a[0], a[1]);
+}
+
+static nsm_status sw_inertia(void *const *a, void *c)
+{
+    const sw_ctx *x = c;
+    return nsm_proj_inertia(x->n, x->r, a[0], a[1], x->mode, x->mu, a[2], a[3], a[4], x->lwork);
+}
+
+static nsm_status sw_cbar(void *const *a, void *c)
+{
+    const sw_ctx *x = c;
+    return nsm_proj_cbar(x->n, a[0], a[1], a[2], a[3], x->mu, a[4], a[5], x->lwork);
+}
+
+static nsm_status sw_oblique(void *const *a, void *c)
+{
+    const sw_ctx *x = c;
+    return nsm_proj_oblique(x->n, a[0], a[1], a[2], a[3], a[4], x->lwork);
+}
+
+static nsm_status sw_dynamics(void *const *a, void *c)
+{
+    const sw_ctx *x = c;
+    return nsm_proj_dynamics(x->n, x->m, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+                             a[9], a[10], a[11], a[12], a[13], x->lwork);
+}
+
+static nsm_status sw_actuation(void *const *a, void *c)
+{
+    const sw_ctx *x = c;
+    return nsm_proj_actuation(x->n, x->k, x->r, a[0], a[1], x->rtol, a[2], a[3], a[4], a[5],
+                              x->lwork);
+}
+
+static nsm_status sw_control(void *const *a, void *c)
+{
+    const sw_ctx *x = c;
+    return nsm_proj_control(x->n, x->k, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
+                            a[9], a[10], a[11], a[12], x->lwork);
+}
+
+#define D(k) ((k) * sizeof(double))
+
+/* Projector, rates, Ω: "Errors (nothing written)" for the projector; NSM_ERR_NULL for each
+   required pointer, NSM_ERR_ALIAS for outputs over each other, A or work, NSM_ERR_NOT_FINITE
+   for A (projector), A⁺, Ȧ and, with Ṗ wanted, P (rates), Λ (Ω). */
+static void test_sweep_projector_rates(void)
+{
+    double P[9], Q[9], X[6], L[9], Pd[9], Om[9], w[64];
+    size_t r = 0;
+    sw_projector_parts(P, Q, X);
+    sw_ctx c = {3, 2, 2, 2, 1e-10, 1.0, NSM_MU_OPTIMAL, nsm_proj_projector_work(3, 2)};
+    CU_ASSERT_FATAL(c.lwork <= 64);
+    const sweep_arg pa[6] = {{"A", SW_A, D(6), SW_IN | SW_FINITE},
+                             {"rank", &r, sizeof r, SW_NOALIAS},
+                             {"P", P, D(9), SW_OUT},
+                             {"Q", Q, D(9), SW_OUT},
+                             {"Apinv", X, D(6), SW_OUT},
+                             {"work", w, D(c.lwork), SW_OUT}};
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_projector", sw_projector, &c, pa, 6, SWEEP_UNWRITTEN), 0);
+    c.lwork = nsm_proj_rates_work(3);
+    CU_ASSERT_EQUAL(c.lwork, 9); /* documented: n·n */
+    const sweep_arg ra[6] = {{"Apinv", X, D(6), SW_IN | SW_FINITE},
+                             {"Adot", SW_Ad, D(6), SW_IN | SW_FINITE},
+                             {"P", P, D(9), SW_IN | SW_FINITE},
+                             {"Lambda", L, D(9), SW_OUT},
+                             {"Pdot", Pd, D(9), SW_OUT | SW_NULLABLE},
+                             {"work", w, D(9), SW_OUT}};
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_rates", sw_rates, &c, ra, 6, 0), 0);
+    /* Without Ṗ, P and work are not needed, and P is not read (a NaN in it is no error). */
+    double Pnan[9];
+    memcpy(Pnan, P, sizeof Pnan);
+    Pnan[4] = NAN;
+    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, NULL, L, NULL, NULL, 0), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, Pnan, L, NULL, NULL, 0), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, Pnan, L, Pd, w, 9), NSM_ERR_NOT_FINITE);
+    /* Ṗ wanted: P and work are then required. */
+    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, NULL, L, Pd, w, 9), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, P, L, Pd, NULL, 9), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_rates(3, NSM_MAX_DIM + 1, X, SW_Ad, P, L, Pd, w, 9), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_rates(NSM_MAX_DIM + 1, 2, X, SW_Ad, P, L, Pd, w, 9), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, NULL, SW_Ad, P, L, Pd, w, 9), NSM_ERR_NULL);
+    const sweep_arg oa[2] = {{"Lambda", L, D(9), SW_IN | SW_FINITE}, {"Omega", Om, D(9), SW_OUT}};
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_omega", sw_omega, &c, oa, 2, 0), 0);
+    CU_ASSERT_EQUAL(nsm_proj_omega(NSM_MAX_DIM + 1, L, Om), NSM_ERR_SIZE);
+}
+
+/* Inertia, C̄, S: documented workspace sizes (2·n·n, 0 out of range) and each NULL, overlap
+   and non-finite input. */
+static void test_sweep_inertia_cbar_oblique(void)
+{
+    double P[9], Q[9], X[6], Mb[9], Cb[9], S[9], L[9], mu = 0.0, w[64];
+    const double C[9] = {0, 1, 0, -1, 0, 0.5, 0, -0.5, 0.25};
+    sw_projector_parts(P, Q, X);
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_rates(3, 2, X, SW_Ad, NULL, L, NULL, NULL, 0), NSM_OK);
+    size_t (*const works[3])(size_t) = {nsm_proj_inertia_work, nsm_proj_cbar_work,
+                                        nsm_proj_oblique_work};
+    for (int t = 0; t < 3; t++) {
+        CU_ASSERT_EQUAL(works[t](0), 0);
+        CU_ASSERT_EQUAL(works[t](NSM_MAX_DIM + 1), 0);
+        CU_ASSERT_EQUAL(works[t](3), 18);
+        CU_ASSERT_EQUAL(works[t](NSM_MAX_DIM), 2u * NSM_MAX_DIM * NSM_MAX_DIM);
+    }
+    sw_ctx c = {3, 2, 2, 2, 1e-10, 1.0, NSM_MU_OPTIMAL, 18};
+    const sweep_arg ia[5] = {{"M", SW_M, D(9), SW_IN | SW_FINITE},
+                             {"P", P, D(9), SW_IN | SW_FINITE},
+                             {"Mbar", Mb, D(9), SW_OUT},
+                             {"mu_used", &mu, D(1), SW_OUT},
+                             {"work", w, D(18), SW_OUT}};
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_inertia", sw_inertia, &c, ia, 5, 0), 0);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(3, 2, SW_M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, 18), NSM_OK);
+    const sweep_arg ca[6] = {{"M", SW_M, D(9), SW_IN | SW_FINITE},
+                             {"C", C, D(9), SW_IN | SW_FINITE},
+                             {"P", P, D(9), SW_IN | SW_FINITE},
+                             {"Lambda", L, D(9), SW_IN | SW_FINITE},
+                             {"Cbar", Cb, D(9), SW_OUT},
+                             {"work", w, D(18), SW_OUT}};
+    c.mu = mu;
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_cbar", sw_cbar, &c, ca, 6, 0), 0);
+    CU_ASSERT_EQUAL(nsm_proj_cbar(3, SW_M, C, P, L, INFINITY, Cb, w, 18), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_cbar(3, SW_M, C, P, L, NAN, Cb, w, 18), NSM_ERR_ARG);
+    const sweep_arg sa[5] = {{"M", SW_M, D(9), SW_IN | SW_FINITE},
+                             {"Mbar", Mb, D(9), SW_IN | SW_FINITE},
+                             {"P", P, D(9), SW_IN | SW_FINITE},
+                             {"S", S, D(9), SW_OUT},
+                             {"work", w, D(18), SW_OUT}};
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_oblique", sw_oblique, &c, sa, 5, 0), 0);
+}
+
+/* Dynamics: "Errors (nothing written)"; NSM_ERR_NULL for each required pointer (fc, P, M̄ are
+   optional), NSM_ERR_ALIAS for an output (info included) over an input, another output or
+   work, NSM_ERR_NOT_FINITE for any input. */
+static void test_sweep_dynamics(void)
+{
+    const double C[9] = {0, 1, 0, -1, 0, 0.5, 0, -0.5, 0.25};
+    const double f[3] = {1, -2, 0.5}, fg[3] = {0, 0, -9.81}, qd[3] = {0.1, -0.1, 0.2};
+    double qdd[3], fc[3], P[9], Mb[9];
+    nsm_proj_info info;
+    nsm_proj_opts o;
+    /* the sweep compares the struct's bytes: padding zeroed, then the documented defaults */
+    memset(&o, 0, sizeof o);
+    {
+        const nsm_proj_opts def = NSM_PROJ_OPTS_DEFAULT;
+        o.rank_rtol = def.rank_rtol;
+        o.mu_mode = def.mu_mode;
+        o.mu = def.mu;
+        o.check_spd = def.check_spd;
+        o.sym_rtol = def.sym_rtol;
+    }
+    sw_ctx c = {3, 2, 2, 2, 1e-10, 1.0, NSM_MU_OPTIMAL, nsm_proj_dynamics_work(3, 2)};
+    CU_ASSERT_FATAL(c.lwork > 0 && c.lwork <= g_lwork);
+    const sweep_arg da[14] = {{"M", SW_M, D(9), SW_IN | SW_FINITE},
+                              {"C", C, D(9), SW_IN | SW_FINITE},
+                              {"A", SW_A, D(6), SW_IN | SW_FINITE},
+                              {"Adot", SW_Ad, D(6), SW_IN | SW_FINITE},
+                              {"f", f, D(3), SW_IN | SW_FINITE},
+                              {"fg", fg, D(3), SW_IN | SW_FINITE},
+                              {"qd", qd, D(3), SW_IN | SW_FINITE},
+                              {"opts", &o, sizeof o, SW_NULLABLE | SW_NOALIAS},
+                              {"qdd", qdd, D(3), SW_OUT},
+                              {"fc", fc, D(3), SW_OUT | SW_NULLABLE},
+                              {"info", &info, sizeof info, SW_OUT},
+                              {"P", P, D(9), SW_OUT | SW_NULLABLE},
+                              {"Mbar", Mb, D(9), SW_OUT | SW_NULLABLE},
+                              {"work", g_work, D(c.lwork), SW_OUT}};
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_dynamics", sw_dynamics, &c, da, 14, SWEEP_UNWRITTEN), 0);
+    /* The same without the SPD check of M (options in their domain). */
+    o.check_spd = 0;
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_dynamics (no SPD check)", sw_dynamics, &c, da, 14,
+                               SWEEP_UNWRITTEN), 0);
+    /* Options out of domain: sym_rtol infinite or NaN, rank_rtol NaN, unknown μ mode. */
+    double bad_sym[2] = {INFINITY, NAN};
+    for (int t = 0; t < 2; t++) {
+        o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
+        o.sym_rtol = bad_sym[t];
+        CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc,
+                                          &info, NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
+    }
+    o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
+    o.rank_rtol = NAN;
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc, &info,
+                                      NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
+    o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
+    o.mu_mode = (nsm_mu_mode)5;
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc, &info,
+                                      NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
+    /* m = 0: A and Adot may be NULL; m > 0: both required. */
+    o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 0, SW_M, C, NULL, NULL, f, fg, qd, &o, qdd, fc, &info,
+                                      NULL, NULL, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, NSM_MAX_DIM + 1, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o,
+                                      qdd, fc, &info, NULL, NULL, g_work, g_lwork), NSM_ERR_SIZE);
+}
+
+/* Actuation and control: each NULL, overlap and non-finite input. */
+static void test_sweep_actuation_control(void)
+{
+    double P[9], Q[9], G[6], R[9], w[256];
+    size_t rk = 0;
+    /* r = 1 (one constraint row), so that rank(PB) = n − r = 2 with k = 2 inputs. */
+    const double A1[3] = {1, 1, 0};
+    size_t r1;
+    double X1[3];
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_projector(3, 1, A1, 1e-10, &r1, P, Q, X1, g_work, g_lwork),
+                          NSM_OK);
+    sw_ctx c = {3, 1, 2, 1, 1e-10, 1.0, NSM_MU_OPTIMAL, nsm_proj_actuation_work(3, 2)};
+    CU_ASSERT_FATAL(c.lwork > 0 && c.lwork <= 256);
+    const sweep_arg aa[6] = {{"P", P, D(9), SW_IN | SW_FINITE},
+                             {"B", SW_B, D(6), SW_IN | SW_FINITE},
+                             {"rank_pb", &rk, sizeof rk, SW_NOALIAS},
+                             {"Gamma", G, D(6), SW_OUT},
+                             {"R", R, D(9), SW_OUT | SW_NULLABLE},
+                             {"work", w, D(c.lwork), SW_OUT}};
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_actuation", sw_actuation, &c, aa, 6, 0), 0);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(3, 2, 1, P, SW_B, 1e-10, &rk, G, R, w, c.lwork), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(3, 2, 1, P, SW_B, 1e-10, &rk, G, NULL, w, c.lwork), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(NSM_MAX_DIM + 1, 2, 1, P, SW_B, 1e-10, &rk, G, R, w,
+                                       c.lwork), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(3, NSM_MAX_DIM + 1, 1, P, SW_B, 1e-10, &rk, G, R, w,
+                                       c.lwork), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(3, 2, 1, P, SW_B, NAN, &rk, G, R, w, c.lwork), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_actuation_work(0, 2), 0);
+    CU_ASSERT_EQUAL(nsm_proj_actuation_work(3, NSM_MAX_DIM + 1), 0);
+    nsm_proj_gains g = {2.0, 1.0, 2.0, NSM_PROJ_VEL_ZTOL_DEFAULT, NSM_PROJ_XI_TOL_DEFAULT};
+    const double fg[3] = {0, 0, -1}, q[3] = {1, -1, 0.5}, qs[3] = {0, 0, 0}, qd[3] = {0.1, 0, 0};
+    /* ξ: a unit vector of N(A) = span{(1, −1, 0), (0, 0, 1)}. */
+    const double xi[3] = {0, 0, 1};
+    double f[3], u[2];
+    nsm_unit_case ec = NSM_UNIT_BALL;
+    CU_ASSERT_EQUAL(nsm_proj_control_work(3), 6); /* documented: 2·n */
+    CU_ASSERT_EQUAL(nsm_proj_control_work(0), 0);
+    CU_ASSERT_EQUAL(nsm_proj_control_work(NSM_MAX_DIM + 1), 0);
+    c.lwork = 6;
+    const sweep_arg ta[13] = {{"P", P, D(9), SW_IN | SW_FINITE},
+                              {"R", R, D(9), SW_IN | SW_FINITE},
+                              {"Gamma", G, D(6), SW_IN | SW_FINITE},
+                              {"fg", fg, D(3), SW_IN | SW_FINITE},
+                              {"q", q, D(3), SW_IN | SW_FINITE},
+                              {"qstar", qs, D(3), SW_IN | SW_FINITE},
+                              {"qd", qd, D(3), SW_IN | SW_FINITE},
+                              {"xi", xi, D(3), SW_IN | SW_FINITE | SW_NULLABLE},
+                              {"gains", &g, sizeof g, SW_NOALIAS},
+                              {"f", f, D(3), SW_OUT | SW_NULLABLE},
+                              {"u", u, D(2), SW_OUT | SW_NULLABLE},
+                              {"eta_case", &ec, sizeof ec, SW_NULLABLE | SW_NOALIAS},
+                              {"work", w, D(6), SW_OUT}};
+    CU_ASSERT_EQUAL(sweep_args("nsm_proj_control", sw_control, &c, ta, 13, SWEEP_UNWRITTEN), 0);
+    /* Either output alone: the other's matrix may then be NULL and is not read. */
+    double Rnan[9];
+    memcpy(Rnan, R, sizeof Rnan);
+    Rnan[0] = NAN;
+    CU_ASSERT_EQUAL(nsm_proj_control(3, 2, P, NULL, G, fg, q, qs, qd, xi, &g, NULL, u, NULL, w, 6),
+                    NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_control(3, 2, P, Rnan, G, fg, q, qs, qd, xi, &g, NULL, u, NULL, w, 6),
+                    NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_control(3, 0, P, R, NULL, fg, q, qs, qd, xi, &g, f, NULL, NULL, w, 6),
+                    NSM_OK);
+    CU_ASSERT_EQUAL(nsm_proj_control(3, 0, P, R, G, fg, q, qs, qd, xi, &g, f, u, NULL, w, 6),
+                    NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_control(3, NSM_MAX_DIM + 1, P, R, G, fg, q, qs, qd, xi, &g, f, u,
+                                     NULL, w, 6), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_control(3, 2, P, R, G, fg, q, qs, qd, xi, &g, f, u, NULL, w, 5),
+                    NSM_ERR_WORKSPACE);
+}
+#undef D
+
 static CU_TestInfo proj_tests[] = {
     {"no constraints: P = I, plain dynamics", test_no_constraints},
     {"fully constrained: n = r", test_fully_constrained},
@@ -1065,6 +1441,13 @@ static CU_TestInfo proj_tests[] = {
     {"bad input: inertia, cbar, oblique", test_bad_inertia_cbar_oblique},
     {"bad input: dynamics", test_bad_dynamics},
     {"bad input: actuation, control", test_bad_actuation_control},
+    {"control law at the goal, and with no freedom left", test_control_goal_and_no_freedom},
+    {"dynamics n >= 24, 2m >= n: plain PMP, KKT", test_dynamics_large_plain_form},
+    {"dynamics: Mbar not factorisable without the SPD check", test_dynamics_mbar_not_factorisable},
+    {"each argument: projector, rates, omega", test_sweep_projector_rates},
+    {"each argument: inertia, cbar, oblique", test_sweep_inertia_cbar_oblique},
+    {"each argument: dynamics", test_sweep_dynamics},
+    {"each argument: actuation, control", test_sweep_actuation_control},
     {"properties (seeded)", test_properties},
     CU_TEST_INFO_NULL,
 };

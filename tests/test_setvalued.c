@@ -191,6 +191,7 @@ static void test_cone_contains_errors(void)
     CU_ASSERT_EQUAL(nsm_cone_contains(2, INFINITY, 1.0, t, 0.0, &in), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, t, -1e-3, &in), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, t, NAN, &in), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, t, INFINITY, &in), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, NAN, t, 0.0, &in), NSM_ERR_NOT_FINITE);
     CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, INFINITY, t, 0.0, &in), NSM_ERR_NOT_FINITE);
     t[1] = NAN;
@@ -249,6 +250,24 @@ static int prop_cone_contains(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
     return 0;
 }
 
+/* Membership with tolerance: ln >= -tol is not enough, ||lt|| <= mu*ln + tol must hold too,
+   and for mu > 1 a slightly negative ln makes mu*ln + tol negative: (ln, 0) with
+   ln = -0.08, tol = 0.1, mu = 2 is outside (mu*ln + tol = -0.06 < 0 = ||lt||), while with
+   mu = 1 it is inside (0.02 >= 0). The same point at mu = 0 is inside (0 <= tol). */
+static void test_cone_contains_below_apex(void)
+{
+    const double zero[2] = {0, 0};
+    int in = 7;
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 2.0, -0.08, zero, 0.1, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 0);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, -0.08, zero, 0.1, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.0, -0.08, zero, 0.1, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 2.0, -0.2, zero, 0.1, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 0); /* ln < -tol */
+}
+
 static void test_cone_contains_property(void)
 {
     prop_run("cone membership equals the predicate", prop_cone_contains, NULL, 5000);
@@ -305,6 +324,7 @@ static void test_cone_project_errors(void)
     CU_ASSERT_EQUAL(nsm_cone_project(3, 1.0, 1.0, t, &pn, pt), NSM_ERR_SIZE);
     CU_ASSERT_EQUAL(nsm_cone_project(2, -1.0, 1.0, t, &pn, pt), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_cone_project(2, NAN, 1.0, t, &pn, pt), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_cone_project(2, INFINITY, 1.0, t, &pn, pt), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, NAN, t, &pn, pt), NSM_ERR_NOT_FINITE);
     CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, t, &pn, t + 1), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(nsm_cone_project(2, 1.0, 1.0, t, t + 1, pt), NSM_ERR_ALIAS);
@@ -460,6 +480,7 @@ static CU_TestInfo unit_tests[] = {
 static CU_TestInfo cone_tests[] = {
     {"cone membership: examples, boundary, frictionless", test_cone_contains_examples},
     {"cone membership: errors", test_cone_contains_errors},
+    {"cone membership: tolerance band below the apex", test_cone_contains_below_apex},
     {"cone membership: property against long double", test_cone_contains_property},
     {"cone membership: subnormal norm (fuzz finding P7)", test_cone_contains_subnormal},
     {"cone projection: closed-form examples", test_cone_project_examples},

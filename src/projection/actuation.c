@@ -323,6 +323,8 @@ static nsm_status control_check(size_t n, size_t k, const double *P, const doubl
     bad |= out_hits(u, lu, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
     bad |= nsm_proj_i_overlap(f, lf, u, lu);
     bad |= nsm_proj_i_overlap(P, nn, work, 2u * n);
+    bad |= nsm_proj_i_overlap(R, lr, work, 2u * n);
+    bad |= nsm_proj_i_overlap(Gamma, lg, work, 2u * n);
     bad |= nsm_proj_i_overlap(fg, n, work, 2u * n);
     bad |= nsm_proj_i_overlap(q, n, work, 2u * n);
     bad |= nsm_proj_i_overlap(qstar, n, work, 2u * n);

@@ -46,7 +46,7 @@
  * Cases run without assertions A3-A5 (still under the sanitizers, with A1 and A2; counted in
  * the line "known cases run without assertions" printed at exit). NSM_FUZZ_STRICT=1 in the
  * environment asserts on them too (to check a fix).
- * Known, being fixed elsewhere (the old impact integrator):
+ * Known, due to be fixed by the replacement of the impact integrator (docs/math.md, Part 2):
  *  K1 nsm_impact_solve[_d] with an entry of v_minus of magnitude >= 1e150 (v = 1e200: squares
  *     of such entries overflow);
  *  K2 nsm_impact_solve[_d] with an entry of M of magnitude >= 1e300 or nonzero <= 1e-300;
