@@ -3,45 +3,50 @@
 #include "../nsm_math.h"
 #include "real_facts.h"
 
-/* big·r, the norm of (x, y) = big·(a, b) when r = ||(a, b)||. */
-/*@ requires ax: a * big == x;
-    requires by: b * big == y;
-    requires rr: r * r == a * a + b * b;
-    requires pos: r >= 0 && big > 0;
-    assigns \nothing;
-    ensures nonneg: \result >= 0;
-    ensures root: \result * \result == x * x + y * y;
+/* big = max(|x|, |y|) and rn = ||(x/big, y/big)|| (rn = 0 when big = 0): the scaled norm,
+   whose sum of squares neither overflows nor underflows. */
+/*@ requires valid: \valid(big) && \valid(rn) && \separated(big, rn);
+    assigns *big, *rn;
+    ensures big_nonneg: *big >= 0;
+    ensures zero: *big == 0 ==> x == 0 && y == 0;
+    ensures scaled: *big > 0 ==> *rn >= 0 && (*rn * *rn) * (*big * *big) == x * x + y * y;
  */
-static double unscale(double a, double b, double r, double big, double x, double y)
+static void scaled_norm(double x, double y, double *big, double *rn)
 {
-    (void)a; /* a, b, x, y appear only in the contract */
-    (void)b;
-    (void)x;
-    (void)y;
-    double res = big * r;
-    /*@ assert s1: res * res == (big * big) * (a * a + b * b); */
-    return res;
+    double ax = fabs(x);
+    double ay = fabs(y);
+    double m = ax > ay ? ax : ay;
+    *big = m;
+    *rn = 0.0;
+    if (!(m > 0.0)) {
+        /*@ assert x == 0 && y == 0; */
+        return;
+    }
+    double a = ratio(x, m);
+    double b = ratio(y, m);
+    double r = sqrt(a * a + b * b);
+    /*@ assert rr: r * r == a * a + b * b && r >= 0; */
+    /*@ assert xy: x * x + y * y == (a * a + b * b) * (m * m); */
+    /*@ assert rm: (r * r) * (m * m) == x * x + y * y; */
+    *rn = r;
 }
 
-/* Euclidean norm of (x, y), computed on values scaled by max(|x|, |y|) so that the sum of
-   squares neither overflows nor underflows. */
+/* Euclidean norm of (x, y): big·rn from scaled_norm. */
 /*@ assigns \nothing;
     ensures nonneg: \result >= 0;
     ensures root: \result * \result == x * x + y * y;
  */
 static double norm2d(double x, double y)
 {
-    double ax = fabs(x);
-    double ay = fabs(y);
-    double big = ax > ay ? ax : ay;
+    double big;
+    double rn;
+    scaled_norm(x, y, &big, &rn);
     if (!(big > 0.0)) {
-        /*@ assert x == 0 && y == 0; */
         return 0.0;
     }
-    double a = ratio(x, big);
-    double b = ratio(y, big);
-    double r = sqrt(a * a + b * b);
-    return unscale(a, b, r, big, x, y);
+    double res = big * rn;
+    /*@ assert s1: res * res == (rn * rn) * (big * big); */
+    return res;
 }
 
 /* Reads the d tangent entries of lt into (*t0, *t1), with *t1 = 0 when d = 1. */
@@ -71,22 +76,16 @@ static void load_tangent(size_t d, const double *lt, double *t0, double *t1)
  */
 static int norm_le(double x, double y, double r)
 {
-    double ax = fabs(x);
-    double ay = fabs(y);
-    double big = ax > ay ? ax : ay;
+    double big;
+    double rr;
+    scaled_norm(x, y, &big, &rr);
     if (!(big > 0.0)) {
-        /*@ assert x == 0 && y == 0; */
         return 1;
     }
-    double a = ratio(x, big);
-    double b = ratio(y, big);
-    double rr = sqrt(a * a + b * b);
     double q = ratio(r, big);
     /*@ assert q_nonneg: q >= 0 && rr >= 0; */
-    /*@ assert sq: rr * rr == a * a + b * b; */
-    /*@ assert xy: x * x + y * y == (a * a + b * b) * (big * big); */
     /*@ assert rq: r * r == (q * q) * (big * big); */
-    lemma_scale_le(a * a + b * b, q * q, big * big);
+    lemma_scale_le(rr * rr, q * q, big * big);
     if (rr <= q) {
         lemma_sq_le(rr, q);
         return 1;
