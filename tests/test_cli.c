@@ -43,6 +43,24 @@ static char *slurp(const char *path)
     return s;
 }
 
+/* Writes the problem file src, with "samples" replaced by samples, to path. */
+static void write_with_samples(const char *src, double samples, const char *path)
+{
+    char *pb = slurp(src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+    cJSON *doc = cJSON_Parse(pb);
+    free(pb);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    cJSON_ReplaceItemInObject(doc, "samples", cJSON_CreateNumber(samples));
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(text, fp);
+    fclose(fp);
+    free(text);
+}
+
 /* Runs 'nsm cmd file'; returns the exit status, stdout and stderr in malloc'd strings. */
 static int run_nsm(const char *cmd, const char *file, char **out, char **err)
 {
@@ -495,20 +513,8 @@ static void test_impact_sampled_example(void)
     size_t samples = prop_cases(40);
     char path[128];
     if (samples < 40) {
-        char *pb = slurp(file);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
-        cJSON *doc = cJSON_Parse(pb);
-        free(pb);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-        cJSON_ReplaceItemInObject(doc, "samples", cJSON_CreateNumber((double)samples));
-        char *text = cJSON_Print(doc);
-        cJSON_Delete(doc);
         snprintf(path, sizeof path, "%s/ball_stack_few.json", tmpdir);
-        FILE *fp = fopen(path, "w");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-        fputs(text, fp);
-        fclose(fp);
-        free(text);
+        write_with_samples(file, (double)samples, path);
         file = path;
     } else {
         samples = 40;
@@ -633,22 +639,10 @@ static void test_progress_on_terminal(void)
     /* The test keeps the slave open, so what nsm wrote stays readable after it exits. */
     int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
     CU_ASSERT_FATAL(slave >= 0);
-    char *pb = slurp("examples/problems/impact_ball_stack.json");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
-    cJSON *doc = cJSON_Parse(pb);
-    free(pb);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    cJSON_ReplaceItemInObject(doc, "samples", cJSON_CreateNumber(3));
-    char *text = cJSON_Print(doc);
-    cJSON_Delete(doc);
     char path[128], opath[128];
     snprintf(path, sizeof path, "%s/progress.json", tmpdir);
     snprintf(opath, sizeof opath, "%s/progress.out", tmpdir);
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs(text, fp);
-    fclose(fp);
-    free(text);
+    write_with_samples("examples/problems/impact_ball_stack.json", 3.0, path);
     fflush(stdout);
     pid_t pid = fork();
     CU_ASSERT_FATAL(pid >= 0);

@@ -311,13 +311,9 @@ static void setup(frame *F, rd *r)
              F->alias_out >= 0 ? F->s[F->alias_out].off : (size_t)0);
 }
 
-/* Makes the n×n input at slot i symmetric and diagonally dominant (so SPD). */
-static void make_spd(frame *F, int i, size_t n)
+/* Makes the n×n matrix A symmetric (upper triangle mirrored) and diagonally dominant, so SPD. */
+static void spd_in_place(double *A, size_t n)
 {
-    double *A = F->s[i].mem;
-    if (A == NULL || F->s[i].carved || n > NSM_MAX_DIM || F->s[i].len < n * n) {
-        return;
-    }
     for (size_t r = 0; r < n; r++) {
         double sum = 0.0;
         for (size_t c = 0; c < r; c++) {
@@ -328,6 +324,16 @@ static void make_spd(frame *F, int i, size_t n)
         }
         A[r * n + r] = sum + fabs(A[r * n + r]) + 1.0;
     }
+}
+
+/* Makes the n×n input at slot i SPD (spd_in_place) when it holds a whole matrix. */
+static void make_spd(frame *F, int i, size_t n)
+{
+    double *A = F->s[i].mem;
+    if (A == NULL || F->s[i].carved || n > NSM_MAX_DIM || F->s[i].len < n * n) {
+        return;
+    }
+    spd_in_place(A, n);
 }
 
 static void snapshot(frame *F)
@@ -919,16 +925,7 @@ static void fill_W(rd *r, double *W, size_t k, int spd)
         W[i] = val(r);
     }
     if (spd) {
-        for (size_t i = 0; i < k; i++) {
-            double sum = 0;
-            for (size_t j = 0; j < i; j++) {
-                W[i * k + j] = W[j * k + i];
-            }
-            for (size_t j = 0; j < k; j++) {
-                sum += j != i ? fabs(W[i * k + j]) : 0.0;
-            }
-            W[i * k + i] = sum + fabs(W[i * k + i]) + 1.0;
-        }
+        spd_in_place(W, k);
     }
 }
 
