@@ -81,6 +81,26 @@ static void test_overlap(void)
     CU_ASSERT_EQUAL(nsm_overlap(buf, 0, buf, 10), 0);
 }
 
+/* nsm_overlap_bytes: half-open byte ranges, either order, zero lengths never overlap; a
+   structure against the doubles it sits on */
+static void test_overlap_bytes(void)
+{
+    double buf[10];
+    uintptr_t a = (uintptr_t)buf;
+    CU_ASSERT_EQUAL(nsm_overlap_bytes(a, 40, a + 40, 40), 0);
+    CU_ASSERT_EQUAL(nsm_overlap_bytes(a, 41, a + 40, 40), 1);
+    CU_ASSERT_EQUAL(nsm_overlap_bytes(a + 40, 40, a, 41), 1);
+    CU_ASSERT_EQUAL(nsm_overlap_bytes(a + 40, 40, a, 40), 0);
+    CU_ASSERT_EQUAL(nsm_overlap_bytes(a, 80, a + 3, 1), 1);
+    CU_ASSERT_EQUAL(nsm_overlap_bytes(a, 0, a, 80), 0);
+    CU_ASSERT_EQUAL(nsm_overlap_bytes(a, 80, a, 0), 0);
+    struct pair {
+        double x, y;
+    } *p = (struct pair *)(void *)(buf + 4);
+    CU_ASSERT_EQUAL(nsm_overlap_bytes((uintptr_t)p, sizeof *p, a, 4 * sizeof(double)), 0);
+    CU_ASSERT_EQUAL(nsm_overlap_bytes((uintptr_t)p, sizeof *p, a, 5 * sizeof(double)), 1);
+}
+
 static CU_TestInfo base_tests[] = {
     {"status names are distinct and total", test_status_names},
     {"all_finite detects NaN and infinities", test_all_finite},
@@ -88,6 +108,7 @@ static CU_TestInfo base_tests[] = {
     {"dimension limits", test_dims},
     {"symmetry test with tolerance", test_symmetric},
     {"overlap of double ranges", test_overlap},
+    {"overlap of byte ranges", test_overlap_bytes},
     CU_TEST_INFO_NULL,
 };
 

@@ -13,6 +13,7 @@
 #define NSMECH_BASE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __FRAMAC__
 #include "nsm_logic.acsl.h"
@@ -38,8 +39,11 @@ typedef enum nsm_status {
     NSM_ERR_NO_CONVERGENCE,  /**< an iteration did not converge within its cap */
     NSM_ERR_WORKSPACE,       /**< the workspace is smaller than the *_work() query says */
     NSM_ERR_ALIAS,           /**< outputs overlap inputs or each other where that is forbidden */
-    NSM_ERR_NO_BOUND,        /**< no a-priori bound exists: gamma = 0, the contacts can wedge */
-    NSM_ERR_NOT_CERTIFIED,   /**< a bound exists but was not certified within the iteration budget */
+    NSM_ERR_NO_BOUND,        /**< no a-priori bound was certified: gamma may be 0 (the contacts
+                                  can wedge), or the iterations did not certify gamma > 0 */
+    NSM_ERR_NOT_CERTIFIED,   /**< reserved, returned by no function of this version (an
+                                  uncertified bound is NSM_ERR_NO_BOUND); kept so that the
+                                  values of the codes after it do not change */
     NSM_ERR_OVERFLOW,        /**< finite inputs gave an overflow or a non-finite intermediate result */
     NSM_STATUS_COUNT         /**< number of status codes (not a status) */
 } nsm_status;
@@ -132,6 +136,19 @@ int nsm_is_symmetric(size_t n, const double *A, double tol);
     ensures disjoint: (na == 0 || nb == 0) ==> \result == 0;
  */
 int nsm_overlap(const double *a, size_t na, const double *b, size_t nb);
+
+/**
+ * 1 if the byte ranges [a, a + na) and [b, b + nb) overlap, else 0, for storage of different
+ * types (a structure against an array of doubles, indices against coordinates). The
+ * addresses are integers: the caller converts each typed pointer, (uintptr_t)p.
+ * na and nb (bytes) are at most 16·NSM_MAX_DIM².
+ */
+/*@ requires sizes: na <= 16 * NSM_MAX_DIM * NSM_MAX_DIM && nb <= 16 * NSM_MAX_DIM * NSM_MAX_DIM;
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures disjoint: (na == 0 || nb == 0) ==> \result == 0;
+ */
+int nsm_overlap_bytes(uintptr_t a, size_t na, uintptr_t b, size_t nb);
 
 #ifdef __cplusplus
 }

@@ -93,3 +93,14 @@ int nsm_overlap(const double *a, size_t na, const double *b, size_t nb)
     }
     return (a0 - b0) / sizeof(double) < nb ? 1 : 0;
 }
+
+int nsm_overlap_bytes(uintptr_t a, size_t na, uintptr_t b, size_t nb)
+{
+    if (na == 0u || nb == 0u) {
+        return 0;
+    }
+    if (a <= b) {
+        return b - a < na ? 1 : 0;
+    }
+    return a - b < nb ? 1 : 0;
+}
