@@ -754,7 +754,7 @@ static void test_outcome_set(void)
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 500;
-    size_t lw = nsm_impact_work(3, 2) + 4;
+    size_t lw = nsm_outcome_work(3, 2);
     CU_ASSERT_EQUAL(nsm_outcome_count(2, NS), NS + 3);
     CU_ASSERT_EQUAL(nsm_outcome_count(7, NS), 0);
     CU_ASSERT_EQUAL(nsm_outcome_count(3, 5), 6 + 1 + 5);
@@ -917,50 +917,180 @@ static void test_hull(void)
 }
 
 /*
- * Fuzz findings awaiting a fix in src/ (docs/developing.md, "Fuzzing"): compiled only with
- * -DNSM_FUZZ_PENDING (make -B test CFLAGS=-DNSM_FUZZ_PENDING) until the fix lands; then remove
- * the #ifdef here and the matching entry of the pending list in tests/fuzz/fuzz_api.c.
+ * Fuzz findings (tests/fuzz/fuzz_api.c, header comment; minimised inputs in
+ * tests/fuzz/corpus/fuzz_api/finding_P<i>_*) and the overflow and overlap cases of the impact
+ * solver (docs/developing.md, "Fuzzing").
  */
-#ifdef NSM_FUZZ_PENDING
-/* P3 (tests/fuzz/corpus/fuzz_api/finding_P3_hull_overflow): coordinates near 1e200, cross
-   products overflow; nsm_hull2d returned NSM_OK with hull 2 3 0 3 (point 3 twice, point 1
-   missing). All four points are vertices: counter-clockwise 2, 0, 3, 1. */
+
+/* P3 (finding_P3_hull_overflow): coordinates near 1e200, cross products overflowed;
+   nsm_hull2d returned NSM_OK with hull 2 3 0 3 (point 3 twice, point 1 missing). All four
+   points are vertices: counter-clockwise 2, 0, 3, 1. Also the corners of the largest square
+   of doubles around an interior point (differences of DBL_MAX and -DBL_MAX overflow too). */
+static void check_ccw_n(size_t nh, const size_t *hull, const size_t *want, size_t nw)
+{
+    CU_ASSERT_EQUAL_FATAL(nh, nw);
+    size_t at = 0;
+    while (at < nw && hull[0] != want[at]) {
+        at++;
+    }
+    CU_ASSERT_FATAL(at < nw);
+    for (size_t i = 0; i < nw; i++) {
+        CU_ASSERT_EQUAL(hull[i], want[(at + i) % nw]);
+    }
+}
+
+static void check_ccw(size_t nh, const size_t *hull, const size_t *want)
+{
+    check_ccw_n(nh, hull, want, 4);
+}
+
 static void test_hull_overflow(void)
 {
     const double x[4] = {2e200, -1e200, -1e200, 1e160};
     const double y[4] = {1.0, 3.0, -2e200, 2e200};
-    size_t idx[4], hull[5], nh = 0;
-    nsm_status s = nsm_hull2d(4, x, y, idx, hull, &nh);
-    CU_ASSERT(s == NSM_OK || s == NSM_ERR_OVERFLOW);
-    if (s == NSM_OK) {
-        static const size_t want[4] = {2, 0, 3, 1};
-        CU_ASSERT_EQUAL_FATAL(nh, 4);
-        size_t at = 0;
-        while (at < 4 && hull[0] != want[at]) {
-            at++;
-        }
-        for (size_t i = 0; i < 4 && at < 4; i++) {
-            CU_ASSERT_EQUAL(hull[i], want[(at + i) % 4]);
+    size_t idx[6], hull[7], nh = 0;
+    CU_ASSERT_EQUAL_FATAL(nsm_hull2d(4, x, y, idx, hull, &nh), NSM_OK);
+    static const size_t want[4] = {2, 0, 3, 1};
+    check_ccw(nh, hull, want);
+    const double X[5] = {DBL_MAX, 0.0, -DBL_MAX, -DBL_MAX, DBL_MAX};
+    const double Y[5] = {DBL_MAX, 0.0, DBL_MAX, -DBL_MAX, -DBL_MAX};
+    CU_ASSERT_EQUAL_FATAL(nsm_hull2d(5, X, Y, idx, hull, &nh), NSM_OK);
+    static const size_t corners[4] = {0, 2, 3, 4};
+    check_ccw(nh, hull, corners);
+    /* finding_P3_hull_mixed_scale (from the first fix, which scaled every coordinate once any
+       exceeded 2^500): one point at y = 1e300 and the others of order 1, whose products the
+       scaling flushed to zero, dropping the vertex (1, 0) */
+    const double xm[6] = {-4, -4.3159867568266379e-81, -3.875, 1, 0, 1};
+    const double ym[6] = {1e300, 0, 0, 0, 0.5, 1};
+    CU_ASSERT_EQUAL_FATAL(nsm_hull2d(6, xm, ym, idx, hull, &nh), NSM_OK);
+    static const size_t mixed[4] = {0, 2, 3, 5};
+    check_ccw(nh, hull, mixed);
+}
+
+/* The orientation test is exact (header of nsm_hull2d). Two fuzz inputs that the rounded
+   test got wrong by an order-1 vertex: a point at y = 5.6e78 made the differences from it
+   lose the points of order 1, and the lower chain dropped the vertex (-3.75, -4); a subnormal
+   x offset made a product flush to zero, and the upper chain dropped the vertex (0, -3.5)
+   (finding_P3_hull_subnormal). */
+static void test_hull_exact(void)
+{
+    size_t idx[8], hull[9], nh = 0;
+    const double xa[8] = {-3.75, -3.75, -3.625, -4, -3.75, 0.5, 2, -1.5625};
+    const double ya[8] = {0, 4.25, 0, 5.6231533335871677e+78, -4, -4, -4, -4};
+    CU_ASSERT_EQUAL_FATAL(nsm_hull2d(8, xa, ya, idx, hull, &nh), NSM_OK);
+    static const size_t wa[3] = {4, 6, 3};
+    check_ccw_n(nh, hull, wa, 3);
+    const double xb[7] = {0, 0, -3.875, 4.9406564584124654e-324, -3.6875, -2.9375, -3.8125};
+    const double yb[7] = {-3.875, -3.5, -4, -4, -4, -4, -4};
+    CU_ASSERT_EQUAL_FATAL(nsm_hull2d(7, xb, yb, idx, hull, &nh), NSM_OK);
+    static const size_t wb[3] = {2, 3, 1};
+    check_ccw_n(nh, hull, wb, 3);
+}
+
+/* Exact orientation by integers: coordinates k·2^ex (x) and k·2^ey (y) with |k| < 2^53 are
+   doubles, and the sign of (b - a) × (c - a) is that of the same determinant of the k, which
+   fits in 128 bits. */
+__extension__ typedef __int128 i128;
+
+static int sign_i128(const int64_t *kx, const int64_t *ky)
+{
+    i128 d = (i128)(kx[1] - kx[0]) * (ky[2] - ky[0]) - (i128)(ky[1] - ky[0]) * (kx[2] - kx[0]);
+    return d > 0 ? 1 : (d < 0 ? -1 : 0);
+}
+
+/* Three nearly collinear points (a line through two random points of 52-bit integers, the
+   third on it moved by at most 2 units), with the axes at scales 2^ex and 2^ey far apart:
+   the hull of the three has 3 vertices in counter-clockwise order exactly when the integer
+   determinant is non-zero (positive: a, b, c; negative: a, c, b), else 2 (its ends). */
+static int prop_orient_exact(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    const int64_t lim = (int64_t)1 << 51;
+    int64_t kx[3], ky[3];
+    for (int i = 0; i < 2; i++) {
+        kx[i] = (int64_t)(nsm_rng_u64(rng) % (uint64_t)(2 * lim)) - lim;
+        ky[i] = (int64_t)(nsm_rng_u64(rng) % (uint64_t)(2 * lim)) - lim;
+    }
+    /* c = a + t (b - a) rounded to integers, t in (1/8, 7/8) (x stays between a and b) */
+    double t = 0.125 + 0.75 * nsm_rng_uniform(rng);
+    kx[2] = kx[0] + (int64_t)(t * (double)(kx[1] - kx[0]));
+    ky[2] = ky[0] + (int64_t)(t * (double)(ky[1] - ky[0])) + (int64_t)nsm_rng_index(rng, 0, 4) - 2;
+    int ex = (int)nsm_rng_index(rng, 0, 1800) - 1000; /* 2^ex and 2^ey keep k·2^e in range */
+    int ey = (int)nsm_rng_index(rng, 0, 1800) - 1000;
+    double x[3], y[3];
+    for (int i = 0; i < 3; i++) {
+        x[i] = ldexp((double)kx[i], ex);
+        y[i] = ldexp((double)ky[i], ey);
+        if ((int64_t)ldexp(x[i], -ex) != kx[i] || (int64_t)ldexp(y[i], -ey) != ky[i]) {
+            return 0; /* a subnormal lost bits: the integers are not the coordinates */
         }
     }
+    size_t idx[3], hull[4], nh = 0;
+    if (nsm_hull2d(3, x, y, idx, hull, &nh) != NSM_OK) {
+        snprintf(msg, msglen, "nsm_hull2d failed");
+        return 1;
+    }
+    int sg = sign_i128(kx, ky);
+    size_t want = sg == 0 ? 2 : 3;
+    if (nh != want) {
+        snprintf(msg, msglen, "integer sign %d, hull of %zu points (scales 2^%d, 2^%d)", sg, nh,
+                 ex, ey);
+        return 1;
+    }
+    if (sg != 0) {
+        /* counter-clockwise: the cyclic order of a, b, c is (0, 1, 2) for a left turn */
+        size_t at = hull[0];
+        size_t next = hull[1];
+        int ccw012 = next == (at + 1) % 3;
+        if (ccw012 != (sg > 0)) {
+            snprintf(msg, msglen, "integer sign %d but hull order %zu %zu %zu", sg, hull[0],
+                     hull[1], hull[2]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void test_hull_orient_property(void)
+{
+    prop_run("hull of 3 nearly collinear points equals the integer orientation",
+             prop_orient_exact, NULL, 20000);
 }
 
 /* P6 (finding_P6_routh_planar_overflow): W_nn = 1e-300, u_n = -1e10, so p_n = -u_n/W_nn =
    1e310 is beyond DBL_MAX; nsm_routh_planar returned NSM_OK with p_n = inf, p_t = u_t = NaN
-   (nsm_routh_bound returns NSM_OK with bound = inf). Wanted: an error status. */
+   and nsm_routh_bound NSM_OK with bound = inf. Now NSM_ERR_OVERFLOW, nothing written. */
 static void test_routh_overflow(void)
 {
     const double W[4] = {1.0, 0.0, 0.0, 1e-300}, u0[2] = {0.0, -1e10};
     const double mus[2] = {0.0, 0.5};
     for (size_t i = 0; i < 2; i++) {
-        nsm_routh_result r;
-        nsm_status s = nsm_routh_planar(W, u0, mus[i], 1e-12, &r);
-        CU_ASSERT(s != NSM_OK || (isfinite(r.p_n) && isfinite(r.p_t) && isfinite(r.u_t)));
+        nsm_routh_result r, before;
+        memset(&r, 0x5a, sizeof r);
+        before = r;
+        CU_ASSERT_EQUAL(nsm_routh_planar(W, u0, mus[i], 1e-12, &r), NSM_ERR_OVERFLOW);
+        CU_ASSERT(memcmp(&r, &before, sizeof r) == 0);
+        double b = -1.0;
+        CU_ASSERT_EQUAL(nsm_routh_bound(W, u0, mus[i], &b), NSM_ERR_OVERFLOW);
+        CU_ASSERT_EQUAL(b, -1.0);
     }
+    /* det W = 1e600 overflows inside Lemma 2 although the bound itself (~1e-300) is in range:
+       NSM_ERR_OVERFLOW, never a bound of 0 for a penetrating contact (before: the overflowed
+       quotient read as 0 and NSM_OK) */
+    const double Wbig[4] = {1e300, 0.0, 0.0, 1e300}, um[2] = {0.0, -1.0};
+    double bb = -1.0;
+    CU_ASSERT_EQUAL(nsm_routh_bound(Wbig, um, 0.5, &bb), NSM_ERR_OVERFLOW);
+    CU_ASSERT_EQUAL(bb, -1.0);
+    /* the same contact at u_n = -1e-10 is in range: p_n = 1e290 exactly as the closed form */
+    const double u1[2] = {0.0, -1e-10};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u1, 0.0, 1e-12, &r), NSM_OK);
+    CU_ASSERT(REL(r.p_n, 1e290));
 }
 
 /* P5 (finding_P5_impact_mu_huge): one contact, mu = 1e305; nsm_impact_solve returned NSM_OK
-   with v_plus = inf and an infinite tangential impulse. The contact sticks: v_plus = 0. */
+   with v_plus = inf and an infinite tangential impulse. The contact sticks (v_plus = 0); the
+   answer is that, or NSM_ERR_OVERFLOW (the friction rates overflow on the way). */
 static void test_impact_mu_huge(void)
 {
     const double M[1] = {1.1875}, Jn[1] = {3.875}, Jt[1] = {0.1875}, mu[1] = {1e305};
@@ -977,12 +1107,328 @@ static void test_impact_mu_huge(void)
     nsm_impact_info info;
     nsm_status s = nsm_impact_solve(1, 1, M, Jn, Jt, mu, vm, &pol, &o, vp, lam, &info, work,
                                     nsm_impact_work(1, 1));
+    CU_ASSERT(s == NSM_OK || s == NSM_ERR_OVERFLOW);
     if (s == NSM_OK) {
         CU_ASSERT(isfinite(vp[0]) && isfinite(lam[0]) && isfinite(lam[1]));
         CU_ASSERT_DOUBLE_EQUAL(vp[0], 0.0, 1e-6);
     }
 }
-#endif
+
+/* Finite data whose energy or Delassus matrix overflows: v_minus = 1e200 (½ v^T M v = inf),
+   and M = diag(1e300, 1e-300, 1) (W = J M^-1 J^T has entries near 1e300 times J², beyond
+   DBL_MAX for these J). NSM_ERR_OVERFLOW, nothing written but work. Before: "did not
+   converge" with v_plus = NaN, and "wedged contacts". */
+static void test_impact_overflow(void)
+{
+    problem P;
+    boxwall(&P);
+    static double work[4096];
+    size_t order[2] = {0, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1};
+    double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
+    nsm_impact_info info;
+    P.vm[0] = 1e200;
+    P.vm[1] = -1e200;
+    CU_ASSERT_EQUAL(nsm_impact_solve(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp, L,
+                                     &info, work, nsm_impact_work(P.n, P.m)),
+                    NSM_ERR_OVERFLOW);
+    boxwall(&P);
+    memset(P.M, 0, sizeof P.M);
+    P.M[0] = 1e300;
+    P.M[4] = 1e-300;
+    P.M[8] = 1.0;
+    P.Jn[1] = 1e10; /* W_nn of the floor contact: 1e20/1e-300 */
+    CU_ASSERT_EQUAL(nsm_impact_solve(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp, L,
+                                     &info, work, nsm_impact_work(P.n, P.m)),
+                    NSM_ERR_OVERFLOW);
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(vp[i], 7.0);
+    }
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(L[i], 7.0);
+    }
+}
+
+/* Fuzz findings K3 and K4: info overlapping any other argument is NSM_ERR_ALIAS (header:
+   "info over any other argument, pol and opts included"), and so are the outputs over the
+   policy; nothing written.
+   Before: only the array outputs were checked; info over v_plus returned NSM_OK with a wrong
+   v_plus (K3), info over Jn overwrote an input (K4). */
+static void test_impact_info_overlap(void)
+{
+    problem P;
+    boxwall(&P);
+    size_t lw = nsm_impact_work(P.n, P.m);
+    static double work[4096];
+    /* every argument lives in one pool, so that info can be placed over each of them */
+    static double pool[256];
+    double *M = pool, *Jn = pool + 16, *Jt = pool + 32, *mu = pool + 48, *vm = pool + 56;
+    double *vp = pool + 64, *L = pool + 72, *ratios = pool + 80;
+    memcpy(M, P.M, 9 * sizeof *M);
+    memcpy(Jn, P.Jn, 6 * sizeof *Jn);
+    memcpy(Jt, P.Jt, 6 * sizeof *Jt);
+    memcpy(mu, P.mu, 2 * sizeof *mu);
+    memcpy(vm, P.vm, 3 * sizeof *vm);
+    ratios[0] = ratios[1] = 1.0;
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 1, 1};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    nsm_impact_info good;
+    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &good,
+                                           work, lw),
+                          NSM_OK);
+    double *hosts[8] = {M, Jn, Jt, mu, vm, vp, L, ratios};
+    for (size_t h = 0; h < 8; h++) {
+        nsm_impact_info *bad = (nsm_impact_info *)(void *)hosts[h];
+        CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, bad, work,
+                                         lw),
+                        NSM_ERR_ALIAS);
+    }
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
+                                     (nsm_impact_info *)(void *)(work + 5), work, lw),
+                    NSM_ERR_ALIAS);
+    /* pol and opts themselves: info placed over a copy of each (members of one union, so
+       the copies are stored through their own types) */
+    static union {
+        nsm_impact_policy pol;
+        nsm_impact_opts opts;
+        nsm_impact_info info;
+        double d[64];
+    } spool;
+    spool.pol = pol;
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &spool.pol, &opts, vp, L,
+                                     &spool.info, work, lw),
+                    NSM_ERR_ALIAS);
+    spool.opts = opts;
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &spool.opts, vp, L,
+                                     (nsm_impact_info *)(void *)(spool.d + 2), work, lw),
+                    NSM_ERR_ALIAS);
+    /* the ratios count only for the policy that reads them */
+    pol.kind = NSM_POLICY_SAMPLED;
+    nsm_impact_info *over_ratios = (nsm_impact_info *)(void *)(pool + 80);
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, over_ratios,
+                                     work, lw),
+                    NSM_OK);
+    /* the outputs and the work over the policy (read while they are written): v_plus over
+       the ratios of a simultaneous policy, Lambda over the policy itself */
+    pol.kind = NSM_POLICY_SIMULTANEOUS;
+    ratios[0] = ratios[1] = 1.0; /* the accepted call above wrote info there */
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, ratios, L, &good,
+                                     work, lw),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT(ratios[0] == 1.0 && ratios[1] == 1.0);
+    spool.pol = pol;
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &spool.pol, &opts, vp,
+                                     spool.d + 1, &good, work, lw),
+                    NSM_ERR_ALIAS);
+    /* nothing was written on the rejected calls: the inputs are what they were */
+    CU_ASSERT(memcmp(M, P.M, 9 * sizeof *M) == 0);
+    CU_ASSERT(memcmp(Jn, P.Jn, 6 * sizeof *Jn) == 0);
+    CU_ASSERT(memcmp(Jt, P.Jt, 6 * sizeof *Jt) == 0);
+    CU_ASSERT(memcmp(mu, P.mu, 2 * sizeof *mu) == 0);
+    CU_ASSERT(memcmp(vm, P.vm, 3 * sizeof *vm) == 0);
+}
+
+/* 1 if both are NULL or both name the same string. */
+static int same_name(const char *got, const char *want)
+{
+    if (got == NULL || want == NULL) {
+        return got == want;
+    }
+    return strcmp(got, want) == 0;
+}
+
+/* nsm_impact_arg_fault names the argument behind each argument error of the solver (header:
+   "found by the solver's own checks in the solver's order"): each case is given to both, and
+   the solver's status is the one documented for that name. */
+static void test_impact_arg_fault(void)
+{
+    problem P;
+    boxwall(&P);
+    size_t lw = nsm_impact_work(P.n, P.m);
+    static double work[4096];
+    size_t order[2] = {1, 0};
+    double ratios[2] = {1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    double vp[3], L[6];
+    nsm_impact_info info;
+#define CASE(dd, want_status, want_name)                                                       \
+    do {                                                                                      \
+        CU_ASSERT_EQUAL(nsm_impact_solve_d(3, 2, dd, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, \
+                                           vp, L, &info, work, lw),                           \
+                        want_status);                                                         \
+        CU_ASSERT(same_name(nsm_impact_arg_fault(2, dd, P.mu, &pol, &opts), want_name));      \
+    } while (0)
+    CASE(1, NSM_OK, NULL);
+    CASE(3, NSM_ERR_ARG, "d");
+    CU_ASSERT_STRING_EQUAL(nsm_impact_arg_fault(0, 1, P.mu, &pol, &opts), "m");
+    CU_ASSERT_STRING_EQUAL(nsm_impact_arg_fault(2, 1, P.mu, NULL, &opts), "pol");
+    CU_ASSERT_STRING_EQUAL(nsm_impact_arg_fault(2, 1, NULL, &pol, &opts), "mu");
+    CU_ASSERT_EQUAL(nsm_impact_solve_d(3, 2, 1, P.M, P.Jn, P.Jt, NULL, P.vm, &pol, &opts, vp, L,
+                                       &info, work, lw),
+                    NSM_ERR_NULL);
+    /* the solver's order: a NULL pointer before a bad d or m */
+    CU_ASSERT_STRING_EQUAL(nsm_impact_arg_fault(0, 3, NULL, &pol, &opts), "mu");
+    CU_ASSERT_EQUAL(nsm_impact_solve_d(3, 2, 3, P.M, P.Jn, P.Jt, NULL, P.vm, &pol, &opts, vp, L,
+                                       &info, work, lw),
+                    NSM_ERR_NULL);
+    CU_ASSERT_PTR_NULL(nsm_impact_arg_fault(2, 1, P.mu, &pol, NULL));
+    opts.steps = 0;
+    CASE(1, NSM_ERR_ARG, "opts.steps");
+    opts.steps = 100;
+    opts.fw_iters = 1000001;
+    CASE(1, NSM_ERR_ARG, "opts.fw_iters");
+    opts.fw_iters = 100;
+    opts.fallback_steps = 0;
+    CASE(1, NSM_ERR_ARG, "opts.fallback_steps");
+    opts.fallback_steps = 100;
+    opts.ztol = -1.0;
+    CASE(1, NSM_ERR_ARG, "opts.ztol");
+    opts.ztol = 1e-12;
+    opts.ntol = INFINITY;
+    CASE(1, NSM_ERR_ARG, "opts.ntol");
+    opts.ntol = 1e-12;
+    opts.vtol = NAN;
+    CASE(1, NSM_ERR_ARG, "opts.vtol");
+    opts.vtol = 1e-9;
+    order[0] = 0;
+    CASE(1, NSM_ERR_ARG, "pol.order");
+    pol.order = NULL;
+    CASE(1, NSM_ERR_NULL, "pol.order");
+    pol.order = order;
+    order[0] = 1;
+    pol.kind = NSM_POLICY_SIMULTANEOUS;
+    ratios[0] = -1.0;
+    CASE(1, NSM_ERR_ARG, "pol.ratios");
+    ratios[0] = NAN;
+    CASE(1, NSM_ERR_NOT_FINITE, "pol.ratios");
+    ratios[0] = 1.0;
+    pol.kind = NSM_POLICY_SAMPLED;
+    pol.hold = 0;
+    CASE(1, NSM_ERR_ARG, "pol.hold");
+    pol.hold = 1;
+    pol.kind = (nsm_policy_kind)9;
+    CASE(1, NSM_ERR_ARG, "pol.kind");
+    pol.kind = NSM_POLICY_SAMPLED;
+    P.mu[1] = -0.5;
+    CASE(2, NSM_ERR_ARG, "mu");
+    P.mu[1] = NAN;
+    CASE(1, NSM_ERR_ARG, "mu");
+    P.mu[1] = 1.0;
+    CASE(2, NSM_OK, NULL);
+#undef CASE
+}
+
+/* opts = NULL means NSM_IMPACT_OPTS_DEFAULT (header), for both solvers and the outcome set:
+   the results are bitwise those of the defaults passed explicitly. */
+static void test_impact_opts_null(void)
+{
+    problem P;
+    boxwall(&P);
+    size_t lw = nsm_impact_work(P.n, P.m);
+    static double work[4096];
+    size_t order[2] = {1, 0};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1};
+    const nsm_impact_opts dflt = NSM_IMPACT_OPTS_DEFAULT;
+    double vp1[3], vp2[3], L1[4], L2[4];
+    nsm_impact_info i1, i2;
+    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &dflt, vp1,
+                                           L1, &i1, work, lw),
+                          NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp2,
+                                           L2, &i2, work, lw),
+                          NSM_OK);
+    CU_ASSERT(memcmp(vp1, vp2, sizeof vp1) == 0);
+    CU_ASSERT(memcmp(L1, L2, sizeof L1) == 0);
+    CU_ASSERT_EQUAL(i1.steps, i2.steps);
+    CU_ASSERT_EQUAL(nsm_impact_solve_d(3, 2, 1, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp2,
+                                       L2, &i2, work, lw),
+                    NSM_OK);
+    CU_ASSERT(memcmp(vp1, vp2, sizeof vp1) == 0);
+    /* the outcome set: workspace from its query (closed form nsm_impact_work + 2m) */
+    size_t lo = nsm_outcome_work(3, 2);
+    CU_ASSERT_EQUAL(lo, 9 + 6 * 2 * 3 + 9 * 4 + 26 * 2 + 3 + 2 * 2);
+    CU_ASSERT_EQUAL(nsm_outcome_work(3, 0), 0);
+    CU_ASSERT_EQUAL(nsm_outcome_work(0, 2), 0);
+    CU_ASSERT_EQUAL(nsm_outcome_work(3, NSM_OUTCOME_MAX_ORDERS_M + 1), 0);
+    double va[5 * 3], vb[5 * 3];
+    nsm_status sa[5], sb[5];
+    nsm_policy_kind ka[5], kb[5];
+    size_t na = 0, nb = 0, aa = 0, ab = 0;
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 5, vb, sb,
+                                    kb, &nb, &ab, work, lo - 1),
+                    NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, 5,
+                                          va, sa, ka, &na, &aa, work, lo),
+                          NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 5,
+                                          vb, sb, kb, &nb, &ab, work, lo),
+                          NSM_OK);
+    CU_ASSERT_EQUAL(na, 5);
+    CU_ASSERT_EQUAL(nb, 5);
+    CU_ASSERT(memcmp(va, vb, sizeof va) == 0);
+    /* the run records over an input, v_plus, the work or each other: NSM_ERR_ALIAS */
+    static double pool[64];
+    memcpy(pool, P.M, 9 * sizeof *pool);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 5, vb,
+                                    (nsm_status *)(void *)(pool + 4), kb, &nb, &ab, work, lo),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 5, vb, sb,
+                                    (nsm_policy_kind *)(void *)(vb + 14), &nb, &ab, work, lo),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 5, vb, sb,
+                                    kb, (size_t *)(void *)(work + lo - 1), &ab, work, lo),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 5, vb, sb,
+                                    kb, &nb, (size_t *)(void *)(sb + 2), work, lo),
+                    NSM_ERR_ALIAS);
+    /* opts over v_plus or the work: NSM_ERR_ALIAS (the runs write both and read opts) */
+    static union {
+        nsm_impact_opts opts;
+        double d[64];
+    } opool;
+    opool.opts = dflt;
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opool.opts, 2, 7, 3, 5,
+                                    opool.d, sb, kb, &nb, &ab, work, lo),
+                    NSM_ERR_ALIAS);
+    static union {
+        nsm_impact_opts opts;
+        double d[4096];
+    } wpool;
+    wpool.opts = dflt;
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &wpool.opts, 2, 7, 3, 5,
+                                    vb, sb, kb, &nb, &ab, wpool.d, lo),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT(memcmp(pool, P.M, 9 * sizeof *pool) == 0);
+}
+
+/* A run of the outcome set that overflows keeps v_minus in its row (header: "v_minus (other
+   statuses, among them NSM_ERR_OVERFLOW ...)"): W_nn = 1e320 overflows on every run. */
+static void test_outcome_overflow_rows(void)
+{
+    problem P;
+    boxwall(&P);
+    memset(P.M, 0, sizeof P.M);
+    P.M[0] = 1e300;
+    P.M[4] = 1e-300;
+    P.M[8] = 1.0;
+    P.Jn[1] = 1e10;
+    static double work[4096];
+    size_t lo = nsm_outcome_work(3, 2);
+    double vp[5 * 3];
+    nsm_status st[5];
+    nsm_policy_kind kd[5];
+    size_t nr = 0, acc = 0;
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 5,
+                                          vp, st, kd, &nr, &acc, work, lo),
+                          NSM_OK);
+    CU_ASSERT_EQUAL(nr, 5);
+    CU_ASSERT_EQUAL(acc, 0);
+    for (size_t r = 0; r < 5; r++) {
+        CU_ASSERT_EQUAL(st[r], NSM_ERR_OVERFLOW);
+        CU_ASSERT(memcmp(vp + 3 * r, P.vm, 3 * sizeof *vp) == 0);
+    }
+}
 
 static CU_TestInfo routh_tests[] = {
     {"routh: Lemma 2 bound (closed form, frictionless, errors)", test_routh_bound},
@@ -994,9 +1440,7 @@ static CU_TestInfo routh_tests[] = {
     {"routh: Painleve continuation", test_routh_painleve},
     {"routh: errors and separating input", test_routh_errors},
     {"routh: property against fine-step integration", test_routh_property},
-#ifdef NSM_FUZZ_PENDING
-    {"routh: p_n beyond DBL_MAX (fuzz finding P6)", test_routh_overflow},
-#endif
+    {"routh: p_n beyond DBL_MAX is NSM_ERR_OVERFLOW (fuzz finding P6)", test_routh_overflow},
     CU_TEST_INFO_NULL,
 };
 
@@ -1009,10 +1453,20 @@ static CU_TestInfo impact_tests[] = {
     {"impact: box against floor and wall, every policy", test_impact_boxwall},
     {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
     {"hull2d: property against brute force", test_hull},
-#ifdef NSM_FUZZ_PENDING
-    {"hull2d: coordinates near 1e200 (fuzz finding P3)", test_hull_overflow},
-    {"impact: mu = 1e305 gives v_plus = inf (fuzz finding P5)", test_impact_mu_huge},
-#endif
+    {"hull2d: coordinates near 1e200 and DBL_MAX (fuzz finding P3)", test_hull_overflow},
+    {"hull2d: exact orientation at mixed and subnormal scales (fuzz finding P3)",
+     test_hull_exact},
+    {"hull2d: 3 nearly collinear points against the integer orientation",
+     test_hull_orient_property},
+    {"impact: mu = 1e305 never gives NSM_OK with v_plus = inf (fuzz finding P5)",
+     test_impact_mu_huge},
+    {"impact: v_minus = 1e200 and an ill-scaled M are NSM_ERR_OVERFLOW", test_impact_overflow},
+    {"impact: info over any other argument is NSM_ERR_ALIAS (K3, K4)", test_impact_info_overlap},
+    {"outcome: an overflowing run keeps v_minus in its row", test_outcome_overflow_rows},
+    {"impact: nsm_impact_arg_fault names the argument of each argument error",
+     test_impact_arg_fault},
+    {"impact, outcome set: opts = NULL means the defaults; outcome workspace query",
+     test_impact_opts_null},
     CU_TEST_INFO_NULL,
 };
 

@@ -435,28 +435,30 @@ static void test_errors(void)
     CU_ASSERT_EQUAL(r.steps, 0);
 }
 
-/*
- * Fuzz findings awaiting a fix in src/ (docs/developing.md, "Fuzzing"): compiled only with
- * -DNSM_FUZZ_PENDING (make -B test CFLAGS=-DNSM_FUZZ_PENDING) until the fix lands; then remove
- * the #ifdef here and the matching entry of the pending list in tests/fuzz/fuzz_api.c.
- */
-#ifdef NSM_FUZZ_PENDING
 /* P1 (tests/fuzz/corpus/fuzz_api/finding_P1_routh_spatial_nan): finite SPD W with a large
    entry and a large normal velocity; nsm_routh_spatial returned NSM_OK with p_t = NaN,
-   p_n = inf (and bound = inf). Wanted: an error, or finite impulses in the cone. */
+   p_n = inf (and bound = inf). The a priori bound 2 sqrt(u0^T W^-1 u0 · trace W^-1) is about
+   2e257·sqrt(1e0 + ...) here only in exact arithmetic: u0^T W^-1 u0 = 1e514 overflows, so the
+   answer is NSM_ERR_OVERFLOW with nothing written. */
 static void test_overflow(void)
 {
     const double W[9] = {1e102, 0, 0, 0, 1, 0, 0, 0, 1};
     const double u0[3] = {-1.0, -1.0, -1e257};
-    nsm_routh_spatial_result r;
-    nsm_status s = nsm_routh_spatial(W, u0, 0.75, 1e-12, 34, &r);
-    if (s == NSM_OK) {
-        CU_ASSERT(isfinite(r.p_t[0]) && isfinite(r.p_t[1]) && isfinite(r.p_n));
-        CU_ASSERT(isfinite(r.u_t[0]) && isfinite(r.u_t[1]) && isfinite(r.u_n));
-        CU_ASSERT(hypot(r.p_t[0], r.p_t[1]) <= 0.75 * r.p_n * (1 + 1e-12));
-    }
+    nsm_routh_spatial_result r, before;
+    memset(&r, 0x5a, sizeof r);
+    before = r;
+    CU_ASSERT_EQUAL(nsm_routh_spatial(W, u0, 0.75, 1e-12, 34, &r), NSM_ERR_OVERFLOW);
+    CU_ASSERT(memcmp(&r, &before, sizeof r) == 0);
+    /* frictionless: p_n = -u_n/W_nn = 1e310 overflows as well */
+    const double W2[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1e-300};
+    const double u2[3] = {0.0, 0.0, -1e10};
+    CU_ASSERT_EQUAL(nsm_routh_spatial(W2, u2, 0.0, 1e-12, 10, &r), NSM_ERR_OVERFLOW);
+    CU_ASSERT(memcmp(&r, &before, sizeof r) == 0);
+    /* the same W with u_n = -1e100 (u0^T W^-1 u0 = 1e200) is in range */
+    const double u3[3] = {-1.0, -1.0, -1e100};
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_spatial(W, u3, 0.75, 1e-12, 34, &r), NSM_OK);
+    CU_ASSERT(isfinite(r.p_n) && isfinite(r.p_t[0]) && isfinite(r.p_t[1]) && isfinite(r.bound));
 }
-#endif
 
 static CU_TestInfo spatial_tests[] = {
     {"planar embedding: slip throughout (closed form)", test_planar_slip_throughout},
@@ -468,9 +470,8 @@ static CU_TestInfo spatial_tests[] = {
     {"convergence against RK4 as steps grows", test_convergence},
     {"invariants (1000 cases)", test_invariants},
     {"bad input, trivial answer, ztol", test_errors},
-#ifdef NSM_FUZZ_PENDING
-    {"overflow: NaN impulses on NSM_OK (fuzz finding P1)", test_overflow},
-#endif
+    {"overflow: NSM_ERR_OVERFLOW, not NaN impulses on NSM_OK (fuzz finding P1)",
+     test_overflow},
     CU_TEST_INFO_NULL,
 };
 

@@ -63,7 +63,8 @@ typedef struct nsm_routh_result {
  * Errors (res not written): NSM_ERR_NULL, NSM_ERR_ARG (mu or ztol negative or not finite),
  * NSM_ERR_NOT_FINITE (W or u0), NSM_ERR_NOT_SPD (W not symmetric, see NSM_ROUTH_SYM_RTOL, or
  * not positive definite), NSM_ERR_NO_CONVERGENCE (rounding made a phase with no event, only
- * possible for W near singular).
+ * possible for W near singular), NSM_ERR_OVERFLOW (finite data whose impulse or velocity
+ * exceeds the double range, e.g. -u_n/W_nn > DBL_MAX).
  */
 /*@ requires valid_W: W == \null || \valid_read(W + (0 .. 3));
     requires valid_u0: u0 == \null || \valid_read(u0 + (0 .. 1));
@@ -79,7 +80,8 @@ typedef struct nsm_routh_result {
       assumes W != \null && u0 != \null && res != \null;
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                       \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
-                      \result == NSM_ERR_NO_CONVERGENCE;
+                      \result == NSM_ERR_NO_CONVERGENCE ||
+                      \result == NSM_ERR_OVERFLOW;
       ensures phases: \result == NSM_OK ==> res->nphases <= NSM_ROUTH_MAX_PHASES;
       ensures trivial: \result == NSM_OK && u0[1] >= 0 ==>
                          res->nphases == 0 && res->p_n == 0 && res->p_t == 0;
@@ -98,7 +100,8 @@ nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double
  *     p_n  = -u_n / W_nn exactly                                          (mu = 0),
  * multiplied by (1 + NSM_BOUND_RTOL) to absorb rounding. If u_n >= 0 the bound is 0.
  * Errors (*bound not written): as nsm_routh_planar (NSM_ERR_NULL, NSM_ERR_ARG for mu,
- * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD).
+ * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD); NSM_ERR_OVERFLOW when an intermediate (det W, the
+ * quadratic form u0^T adj(W) u0) or the bound itself exceeds the double range.
  */
 /*@ requires valid_W: W == \null || \valid_read(W + (0 .. 3));
     requires valid_u0: u0 == \null || \valid_read(u0 + (0 .. 1));
@@ -113,7 +116,8 @@ nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double
     behavior valid_args:
       assumes W != \null && u0 != \null && bound != \null;
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD;
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
+                      \result == NSM_ERR_OVERFLOW;
       ensures nonneg: \result == NSM_OK ==> *bound >= 0;
     complete behaviors;
     disjoint behaviors;
@@ -138,7 +142,9 @@ nsm_status nsm_routh_bound(const double *W, const double *u0, double mu, double 
  * Errors (res not written): NSM_ERR_NULL, NSM_ERR_ARG (mu, ztol negative or not finite, steps
  * out of range), NSM_ERR_NOT_FINITE (W or u0), NSM_ERR_NOT_SPD (W not symmetric to
  * NSM_ROUTH_SYM_RTOL, or not positive definite), NSM_ERR_NO_CONVERGENCE (step cap reached,
- * or rounding left a phase from rest without normal progress: only for W near singular).
+ * or rounding left a phase from rest without normal progress: only for W near singular),
+ * NSM_ERR_OVERFLOW (finite data for which an intermediate — u0^T W^-1 u0, the bound, an impulse
+ * or a velocity — exceeds the double range).
  */
 typedef struct nsm_routh_spatial_result {
     double p_t[2];                               /**< tangential impulse */
@@ -167,7 +173,7 @@ typedef struct nsm_routh_spatial_result {
       assumes W != \null && u0 != \null && res != \null;
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                       \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
-                      \result == NSM_ERR_NO_CONVERGENCE;
+                      \result == NSM_ERR_NO_CONVERGENCE || \result == NSM_ERR_OVERFLOW;
       ensures phases: \result == NSM_OK ==> res->nphases <= NSM_ROUTH_MAX_PHASES;
       ensures trivial: \result == NSM_OK && u0[2] >= 0 ==>
                          res->nphases == 0 && res->p_n == 0 && res->p_t[0] == 0 &&
@@ -220,7 +226,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * adds at least hmin to s, so at most step_cap = opts.steps·NSM_IMPACT_MIN_STEP_RATIO + 1
  * steps fit under the bound: that cap bounds the loop.
  * If s exceeds the bound: NSM_ERR_BOUND. If no positive lower bound on gamma is certified
- * (gamma = 0: contacts can wedge): the documented fallback is to integrate with
+ * (gamma = 0: the contacts can wedge; or gamma > 0 but opts.fw_iters iterations do not
+ * certify it — more iterations may): the documented fallback is to integrate with
  * h = s_ref/opts.steps, s_ref = sum over penetrating contacts of -u_n,c/W_nn,c (their
  * frictionless impulses), for at most opts.fallback_steps steps; the outputs are written and
  * NSM_ERR_NO_BOUND is returned (info->terminated says whether the impact ended).
@@ -306,9 +313,19 @@ size_t nsm_impact_work(size_t n, size_t m);
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, m, or workspace beyond NSM_MAX_DIM²), NSM_ERR_ARG
  * (d not 1 or 2, options, policy, mu < 0), NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not
  * symmetric or not positive definite), NSM_ERR_ALIAS (outputs overlap inputs, each other or
- * work), NSM_ERR_WORKSPACE — nothing written but work; NSM_ERR_BOUND (s exceeded the bound),
- * NSM_ERR_NO_CONVERGENCE (step cap reached, or the final check failed) — info written;
- * NSM_ERR_NO_BOUND — see above.
+ * the first nsm_impact_work(n, m) doubles of work; v_plus, Lambda or work over *pol; info
+ * over any other argument, pol and opts included; pol->order and pol->ratios count only for
+ * the kind that reads them), NSM_ERR_WORKSPACE,
+ * NSM_ERR_OVERFLOW (finite data whose energy ½ v_-^T M v_-, Delassus matrix W, contact
+ * velocities J v_- or final-check tolerance check_tol (a huge vtol) exceed the double range;
+ * checked before the trivial answer, so it is returned even when nothing penetrates) —
+ * nothing written but work;
+ * NSM_ERR_BOUND (s exceeded the bound), NSM_ERR_NO_CONVERGENCE (step cap reached, or the final
+ * check failed) — v_plus, Lambda and info written; NSM_ERR_NO_BOUND — see above;
+ * NSM_ERR_OVERFLOW also when a result (v_plus, Lambda, or a real field of info) is not finite
+ * — v_plus, Lambda and info written as computed. It takes precedence over NSM_ERR_BOUND,
+ * NSM_ERR_NO_CONVERGENCE and NSM_ERR_NO_BOUND.
+ * opts = NULL means NSM_IMPACT_OPTS_DEFAULT.
  */
 /*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
     requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
@@ -340,20 +357,20 @@ size_t nsm_impact_work(size_t n, size_t m);
     assigns *info, v_plus[0 .. n - 1], Lambda[0 .. (d+1)*m - 1], work[0 .. lwork - 1];
     behavior null_arg:
       assumes M == \null || Jn == \null || Jt == \null || mu == \null || v_minus == \null ||
-              pol == \null || opts == \null || v_plus == \null || Lambda == \null ||
+              pol == \null || v_plus == \null || Lambda == \null ||
               info == \null || work == \null;
       assigns \nothing;
       ensures \result == NSM_ERR_NULL;
     behavior bad_dim:
       assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              pol != \null && v_plus != \null && Lambda != \null &&
               info != \null && work != \null;
       assumes d != 1 && d != 2;
       assigns \nothing;
       ensures \result == NSM_ERR_ARG;
     behavior bad_size:
       assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              pol != \null && v_plus != \null && Lambda != \null &&
               info != \null && work != \null;
       assumes d == 1 || d == 2;
       assumes n == 0 || n > NSM_MAX_DIM || m == 0 || 3 * m > NSM_MAX_DIM;
@@ -361,7 +378,7 @@ size_t nsm_impact_work(size_t n, size_t m);
       ensures \result == NSM_ERR_SIZE;
     behavior valid_args:
       assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              pol != \null && v_plus != \null && Lambda != \null &&
               info != \null && work != \null;
       assumes d == 1 || d == 2;
       assumes 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
@@ -409,20 +426,20 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     assigns *info, v_plus[0 .. n - 1], Lambda[0 .. 2*m - 1], work[0 .. lwork - 1];
     behavior null_arg:
       assumes M == \null || Jn == \null || Jt == \null || mu == \null || v_minus == \null ||
-              pol == \null || opts == \null || v_plus == \null || Lambda == \null ||
+              pol == \null || v_plus == \null || Lambda == \null ||
               info == \null || work == \null;
       assigns \nothing;
       ensures \result == NSM_ERR_NULL;
     behavior bad_size:
       assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              pol != \null && v_plus != \null && Lambda != \null &&
               info != \null && work != \null;
       assumes n == 0 || n > NSM_MAX_DIM || m == 0 || 3 * m > NSM_MAX_DIM;
       assigns \nothing;
       ensures \result == NSM_ERR_SIZE;
     behavior valid_args:
       assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && opts != \null && v_plus != \null && Lambda != \null &&
+              pol != \null && v_plus != \null && Lambda != \null &&
               info != \null && work != \null;
       assumes 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
       ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
@@ -436,6 +453,34 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
                             const nsm_impact_policy *pol, const nsm_impact_opts *opts,
                             double *v_plus, double *Lambda, nsm_impact_info *info, double *work,
                             size_t lwork);
+
+/**
+ * Names the argument behind an argument error of nsm_impact_solve_d (d as given) or
+ * nsm_impact_solve (d = 1), found by the solver's own checks in the solver's order:
+ * "pol", "mu" (NULL: NSM_ERR_NULL, checked with the other pointers before anything else),
+ * "d" (not 1 or 2: NSM_ERR_ARG), "m" (0 or 3m > NSM_MAX_DIM: NSM_ERR_SIZE), "opts.steps", "opts.fw_iters", "opts.fallback_steps", "opts.ztol", "opts.ntol",
+ * "opts.vtol" (out of the ranges of nsm_impact_opts), "pol.order" (NULL: NSM_ERR_NULL; not a
+ * permutation), "pol.ratios" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE; not
+ * positive), "pol.hold" (0), "pol.kind" (unknown), "mu" (negative or not finite: NSM_ERR_ARG);
+ * NULL when all of these are in their domains (opts = NULL stands for the defaults, which
+ * are). The string is static; nothing is written. Only the arguments given are examined: M,
+ * Jn, Jt and v_minus have data errors (NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD) of their own.
+ */
+/*@ requires valid_mu: mu == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
+                       \valid_read(mu + (0 .. m - 1));
+    requires valid_pol: pol == \null || \valid_read(pol);
+    requires valid_pol_order: pol == \null || pol->kind != NSM_POLICY_SEQUENTIAL ||
+                              pol->order == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
+                              \valid_read(pol->order + (0 .. m - 1));
+    requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
+                               pol->ratios == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
+                               \valid_read(pol->ratios + (0 .. m - 1));
+    requires valid_opts: opts == \null || \valid_read(opts);
+    assigns \result \from m, d, mu, pol, opts, mu[0 .. m - 1], *pol, *opts,
+                        pol->order[0 .. m - 1], pol->ratios[0 .. m - 1];
+ */
+const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
+                                 const nsm_impact_policy *pol, const nsm_impact_opts *opts);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Outcome sets                                                                                 */
@@ -453,6 +498,19 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
  */
 size_t nsm_outcome_count(size_t m, size_t nsamples);
 
+/** Workspace (doubles) for nsm_outcome_set: that of nsm_impact_solve plus 2m for Lambda,
+    nsm_impact_work(n, m) + 2m; 0 if n or m is out of range (m > NSM_OUTCOME_MAX_ORDERS_M
+    included) or the total would exceed NSM_MAX_DIM² (nsm_outcome_set then returns
+    NSM_ERR_SIZE). */
+/*@ assigns \nothing;
+    ensures fits: \result <= NSM_MAX_DIM * NSM_MAX_DIM;
+    ensures value: \result == 0 ||
+              (1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+               \result == nsm_impact_need(n, m) + 2 * m);
+    ensures pos: \result == 0 || \result >= 2 * m + 1;
+ */
+size_t nsm_outcome_work(size_t n, size_t m);
+
 /**
  * The outcome set of an impact: runs nsm_impact_solve with every sequential order (in
  * lexicographic order of the permutations), then simultaneously with equal ratios, then with
@@ -460,11 +518,14 @@ size_t nsm_outcome_count(size_t m, size_t nsamples);
  * Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
  * nsamples) = *nruns; a run is accepted when its status is NSM_OK; *accepted counts them.
  * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,
- * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND) or v_minus (other statuses).
- * The same workspace as nsm_impact_solve (nsm_impact_work(n, m)) plus 2m doubles for Lambda.
+ * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND) or v_minus (other statuses, among them
+ * NSM_ERR_OVERFLOW when an impulse or velocity of that run left the double range).
+ * Workspace: nsm_outcome_work(n, m) doubles. opts = NULL means NSM_IMPACT_OPTS_DEFAULT.
  * Errors (nothing written but work): NSM_ERR_NULL; NSM_ERR_SIZE (n, m as nsm_impact_solve,
  * m > NSM_OUTCOME_MAX_ORDERS_M); NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, or cap <
- * nsm_outcome_count(m, nsamples)); NSM_ERR_WORKSPACE; NSM_ERR_ALIAS; and the validation
+ * nsm_outcome_count(m, nsamples)); NSM_ERR_WORKSPACE; NSM_ERR_ALIAS (v_plus over an input,
+ * the work or opts; the work over opts; status, kind, nruns or accepted over each other, an
+ * input, v_plus, the work or opts); and the validation
  * statuses of nsm_impact_solve, found on the first run, which is then returned.
  */
 /*@ requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
@@ -520,6 +581,12 @@ nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn
  * no outcome, and outcomes that were not sampled may lie outside it.
  * idx (npts entries) is scratch; hull needs npts + 1 entries.
  * Repeated points count once (n identical points give nh = 1).
+ * The orientation test is exact (error-free transformations, src/contact/hull.c): any
+ * finite coordinates, 1e300 next to 1 or subnormal offsets included, give the hull of the
+ * points as given. One exception: when the differences of three points along one axis span
+ * more than about 2^369, parts below 2^-969 of the axis scales' product can be lost, so that
+ * two points nearly coinciding on both axes may be taken as collinear with a third (the hull
+ * then misses a point within that distance of one of its vertices).
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (npts = 0 or > NSM_MAX_DIM²),
  * NSM_ERR_ALIAS (any two of x, y, idx, hull, nh overlap), NSM_ERR_NOT_FINITE.
  */

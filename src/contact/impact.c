@@ -734,15 +734,15 @@ static void axpy(size_t len, double a, const double *y, double *x)
         x[i] += a * y[i];
     }
 }
-/* Validation of options and policy (pointers non-NULL, m in range). */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
-    requires \valid_read(pol) && \valid_read(opts);
-    requires pol->kind != NSM_POLICY_SEQUENTIAL || pol->order == \null ||
-             \valid_read(pol->order + (0 .. m - 1));
-    requires pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null ||
-             \valid_read(pol->ratios + (0 .. m - 1));
-    assigns \nothing;
-    ensures ok: \result == NSM_OK ==>
+/*@ // the policy and its array (the one its kind reads, when given) can be read
+    predicate pol_readable(integer m, nsm_impact_policy *pol) =
+      \valid_read(pol) &&
+      (pol->kind != NSM_POLICY_SEQUENTIAL || pol->order == \null ||
+       \valid_read(pol->order + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null ||
+       \valid_read(pol->ratios + (0 .. m - 1)));
+    // the options and the policy are in their domains (what the integrator relies on)
+    predicate args_ok(nsm_impact_policy *pol, nsm_impact_opts *opts) =
       1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
       1 <= opts->fallback_steps <= 100000000 &&
       opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0 &&
@@ -751,53 +751,104 @@ static void axpy(size_t len, double a, const double *y, double *x)
       (pol->kind == NSM_POLICY_SEQUENTIAL ==> pol->order != \null) &&
       (pol->kind == NSM_POLICY_SIMULTANEOUS ==> pol->ratios != \null) &&
       (pol->kind == NSM_POLICY_SAMPLED ==> pol->hold >= 1);
-    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG || \result == NSM_ERR_NULL ||
-                    \result == NSM_ERR_NOT_FINITE;
  */
-static nsm_status check_policy(size_t m, const nsm_impact_policy *pol,
-                               const nsm_impact_opts *opts)
+
+/* Faults of the options and the policy, in the order the checks find them (policy_fault);
+   each names one argument (fault_name) and maps to one status (fault_status). */
+#define F_NONE 0
+#define F_STEPS 1
+#define F_FW_ITERS 2
+#define F_FALLBACK 3
+#define F_ZTOL 4
+#define F_NTOL 5
+#define F_VTOL 6
+#define F_ORDER_NULL 7
+#define F_ORDER 8
+#define F_RATIOS_NULL 9
+#define F_RATIOS_NAN 10
+#define F_RATIOS 11
+#define F_HOLD 12
+#define F_KIND 13
+
+/* 1 if x >= 0 and finite. */
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 ==> x >= 0;
+ */
+static int nonneg_finite(double x)
 {
-    if (opts->steps < 1 || opts->steps > 1000000u || opts->fw_iters < 1 ||
-        opts->fw_iters > 1000000u || opts->fallback_steps < 1 ||
-        opts->fallback_steps > 100000000u) {
-        return NSM_ERR_ARG;
+    const double a[1] = {x};
+    return x >= 0.0 && nsm_all_finite(1, a) ? 1 : 0;
+}
+
+/* 1 if order[0 .. m-1] is a permutation of 0 .. m-1 (every entry < m, all distinct). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(order + (0 .. m - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int is_permutation(size_t m, const size_t *order)
+{
+    /*@ loop invariant 0 <= i <= m;
+        loop assigns i;
+        loop variant m - i;
+     */
+    for (size_t i = 0; i < m; i++) {
+        if (order[i] >= m) {
+            return 0;
+        }
+        /*@ loop invariant 0 <= j <= i;
+            loop assigns j;
+            loop variant i - j;
+         */
+        for (size_t j = 0; j < i; j++) {
+            if (order[j] == order[i]) {
+                return 0;
+            }
+        }
     }
-    if (!(opts->ztol >= 0.0) || !(opts->ntol >= 0.0) || !(opts->vtol >= 0.0) ||
-        !nsm_all_finite(1, &opts->ztol) || !nsm_all_finite(1, &opts->ntol) ||
-        !nsm_all_finite(1, &opts->vtol)) {
-        return NSM_ERR_ARG;
+    return 1;
+}
+
+/* The first fault of the options and the policy (m in range), F_NONE if there is none. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(opts) && pol_readable(m, pol);
+    assigns \nothing;
+    ensures range: F_NONE <= \result <= F_KIND;
+    ensures ok: \result == F_NONE ==> args_ok(pol, opts);
+ */
+static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact_opts *opts)
+{
+    if (opts->steps < 1 || opts->steps > 1000000u) {
+        return F_STEPS;
+    }
+    if (opts->fw_iters < 1 || opts->fw_iters > 1000000u) {
+        return F_FW_ITERS;
+    }
+    if (opts->fallback_steps < 1 || opts->fallback_steps > 100000000u) {
+        return F_FALLBACK;
+    }
+    if (!nonneg_finite(opts->ztol)) {
+        return F_ZTOL;
+    }
+    if (!nonneg_finite(opts->ntol)) {
+        return F_NTOL;
+    }
+    if (!nonneg_finite(opts->vtol)) {
+        return F_VTOL;
     }
     if (pol->kind == NSM_POLICY_SEQUENTIAL) {
         if (pol->order == NULL) {
-            return NSM_ERR_NULL;
+            return F_ORDER_NULL;
         }
-        /* a permutation: every entry < m and distinct */
-        /*@ loop invariant 0 <= i <= m;
-            loop assigns i;
-            loop variant m - i;
-         */
-        for (size_t i = 0; i < m; i++) {
-            if (pol->order[i] >= m) {
-                return NSM_ERR_ARG;
-            }
-            /*@ loop invariant 0 <= j <= i;
-                loop assigns j;
-                loop variant i - j;
-             */
-            for (size_t j = 0; j < i; j++) {
-                if (pol->order[j] == pol->order[i]) {
-                    return NSM_ERR_ARG;
-                }
-            }
-        }
-        return NSM_OK;
+        return is_permutation(m, pol->order) ? F_NONE : F_ORDER;
     }
     if (pol->kind == NSM_POLICY_SIMULTANEOUS) {
         if (pol->ratios == NULL) {
-            return NSM_ERR_NULL;
+            return F_RATIOS_NULL;
         }
         if (!nsm_all_finite(m, pol->ratios)) {
-            return NSM_ERR_NOT_FINITE;
+            return F_RATIOS_NAN;
         }
         /*@ loop invariant 0 <= i <= m;
             loop assigns i;
@@ -805,15 +856,123 @@ static nsm_status check_policy(size_t m, const nsm_impact_policy *pol,
          */
         for (size_t i = 0; i < m; i++) {
             if (!(pol->ratios[i] > 0.0)) {
-                return NSM_ERR_ARG;
+                return F_RATIOS;
             }
         }
-        return NSM_OK;
+        return F_NONE;
     }
     if (pol->kind == NSM_POLICY_SAMPLED) {
-        return pol->hold >= 1 ? NSM_OK : NSM_ERR_ARG;
+        return pol->hold >= 1 ? F_NONE : F_HOLD;
     }
-    return NSM_ERR_ARG;
+    return F_KIND;
+}
+
+/* The status of a fault: a missing array NSM_ERR_NULL, non-finite ratios
+   NSM_ERR_NOT_FINITE, any other NSM_ERR_ARG. */
+/*@ assigns \nothing;
+    ensures ok: \result == NSM_OK <==> f == F_NONE;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG || \result == NSM_ERR_NULL ||
+                    \result == NSM_ERR_NOT_FINITE;
+ */
+static nsm_status fault_status(int f)
+{
+    if (f == F_NONE) {
+        return NSM_OK;
+    }
+    if (f == F_ORDER_NULL || f == F_RATIOS_NULL) {
+        return NSM_ERR_NULL;
+    }
+    return f == F_RATIOS_NAN ? NSM_ERR_NOT_FINITE : NSM_ERR_ARG;
+}
+
+/* The argument a fault is about, as nsm_impact_arg_fault names it. */
+/*@ assigns \result \from f; */
+static const char *fault_name(int f)
+{
+    switch (f) {
+    case F_STEPS: return "opts.steps";
+    case F_FW_ITERS: return "opts.fw_iters";
+    case F_FALLBACK: return "opts.fallback_steps";
+    case F_ZTOL: return "opts.ztol";
+    case F_NTOL: return "opts.ntol";
+    case F_VTOL: return "opts.vtol";
+    case F_ORDER_NULL:
+    case F_ORDER: return "pol.order";
+    case F_RATIOS_NULL:
+    case F_RATIOS_NAN:
+    case F_RATIOS: return "pol.ratios";
+    case F_HOLD: return "pol.hold";
+    case F_KIND: return "pol.kind";
+    default: return NULL;
+    }
+}
+
+/* Validation of options and policy (pointers non-NULL, m in range). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(opts) && pol_readable(m, pol);
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==> args_ok(pol, opts);
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG || \result == NSM_ERR_NULL ||
+                    \result == NSM_ERR_NOT_FINITE;
+ */
+static nsm_status check_policy(size_t m, const nsm_impact_policy *pol,
+                               const nsm_impact_opts *opts)
+{
+    return fault_status(policy_fault(m, pol, opts));
+}
+
+/* 1 if some mu[c] is negative or not finite (NSM_ERR_ARG: mu is a parameter, not data). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(mu + (0 .. m - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures ok: \result == 0 ==> \forall integer c; 0 <= c < m ==> mu[c] >= 0;
+ */
+static int mu_fault(size_t m, const double *mu)
+{
+    if (!nsm_all_finite(m, mu)) {
+        return 1;
+    }
+    /*@ loop invariant 0 <= c <= m;
+        loop invariant \forall integer k; 0 <= k < c ==> mu[k] >= 0;
+        loop assigns c;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        if (!(mu[c] >= 0.0)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
+                                 const nsm_impact_policy *pol, const nsm_impact_opts *opts)
+{
+    if (pol == NULL) {
+        return "pol";
+    }
+    if (mu == NULL) {
+        return "mu";
+    }
+    if (d != 1 && d != 2) {
+        return "d";
+    }
+    if (m == 0 || m > NSM_MAX_DIM / 3) {
+        return "m";
+    }
+    nsm_impact_opts o = NSM_IMPACT_OPTS_DEFAULT;
+    if (opts != NULL) {
+        o = *opts;
+    }
+    int f = policy_fault(m, pol, &o);
+    if (f != F_NONE) {
+        return fault_name(f);
+    }
+    if (mu_fault(m, mu)) {
+        return "mu";
+    }
+    return NULL;
 }
 
 /* 1 if any of the outputs overlaps an input or another output (sizes as validated). */
@@ -853,6 +1012,78 @@ static int any_alias(size_t n, size_t m, size_t d, const double *M, const double
     return 0;
 }
 
+/* 1 if the bytes of *info overlap any other argument, the policy's arrays included (info is
+   written last: an overlap would overwrite an input or a result). Sizes as validated. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(pol);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int info_alias(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                      const double *Jt, const double *mu, const double *vm,
+                      const nsm_impact_policy *pol, const nsm_impact_opts *opts,
+                      const double *vp, const double *lam, const double *work, size_t need,
+                      const nsm_impact_info *info)
+{
+    /*@ assert n * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
+    const size_t b = sizeof(double);
+    const uintptr_t a = (uintptr_t)info;
+    const size_t ni = sizeof(nsm_impact_info);
+    /* the policy's arrays only where its kind uses them (unused fields may be anything) */
+    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL ? m * sizeof(size_t) : 0;
+    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * b : 0;
+    /* an unused field is not even read: its value may be indeterminate */
+    const uintptr_t ord = nord != 0 ? (uintptr_t)pol->order : 0;
+    const uintptr_t rat = nrat != 0 ? (uintptr_t)pol->ratios : 0;
+    int bad = nsm_overlap_bytes(a, ni, (uintptr_t)M, n * n * b) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)Jn, m * n * b) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)Jt, d * m * n * b) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)mu, m * b) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)vm, n * b) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)vp, n * b) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)lam, (d + 1) * m * b) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)work, need * b) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)pol, sizeof(nsm_impact_policy)) |
+              nsm_overlap_bytes(a, ni, (uintptr_t)opts, opts != NULL ? sizeof *opts : 0) |
+              nsm_overlap_bytes(a, ni, ord, nord) | nsm_overlap_bytes(a, ni, rat, nrat);
+    return bad != 0 ? 1 : 0;
+}
+
+/* 1 if v_plus, Lambda or the work overlaps *pol or the policy's order or ratios (for the kind
+   that reads them): the policy is read while those are written. (opts is copied before any
+   write, so only info, written last, is checked against it.) Sizes as validated. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(pol);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int pol_alias(size_t n, size_t m, size_t d, const nsm_impact_policy *pol,
+                     const double *vp, const double *lam, const double *work, size_t need)
+{
+    const size_t b = sizeof(double);
+    const size_t np = sizeof(nsm_impact_policy);
+    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL ? m * sizeof(size_t) : 0;
+    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * b : 0;
+    const uintptr_t ord = nord != 0 ? (uintptr_t)pol->order : 0;
+    const uintptr_t rat = nrat != 0 ? (uintptr_t)pol->ratios : 0;
+    const uintptr_t ap = (uintptr_t)pol;
+    const uintptr_t out[3] = {(uintptr_t)vp, (uintptr_t)lam, (uintptr_t)work};
+    const size_t len[3] = {n * b, (d + 1) * m * b, need * b};
+    int bad = 0;
+    /*@ loop invariant 0 <= i <= 3;
+        loop assigns i, bad;
+        loop variant 3 - i;
+     */
+    for (size_t i = 0; i < 3; i++) {
+        bad |= nsm_overlap_bytes(out[i], len[i], ap, np) |
+               nsm_overlap_bytes(out[i], len[i], ord, nord) |
+               nsm_overlap_bytes(out[i], len[i], rat, nrat);
+    }
+    return bad != 0 ? 1 : 0;
+}
+
 /* Validation of the data: mu >= 0, finiteness, symmetry of M. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1));
@@ -864,18 +1095,8 @@ static int any_alias(size_t n, size_t m, size_t d, const double *M, const double
 static nsm_status check_data(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                              const double *Jt, const double *mu, const double *vm)
 {
-    if (!nsm_all_finite(m, mu)) {
+    if (mu_fault(m, mu)) {
         return NSM_ERR_ARG;
-    }
-    /*@ loop invariant 0 <= c <= m;
-        loop invariant \forall integer k; 0 <= k < c ==> mu[k] >= 0;
-        loop assigns c;
-        loop variant m - c;
-     */
-    for (size_t c = 0; c < m; c++) {
-        if (!(mu[c] >= 0.0)) {
-            return NSM_ERR_ARG;
-        }
     }
     if (!nsm_all_finite(n * n, M) || !nsm_all_finite(m * n, Jn) ||
         !nsm_all_finite(d * m * n, Jt) || !nsm_all_finite(n, vm)) {
@@ -1116,6 +1337,7 @@ static nsm_status integrate(size_t m, size_t d, const nsm_impact_policy *pol, co
                        \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(vm + (0 .. n - 1));
     requires valid_work: \valid(work + (0 .. nsm_impact_need(n, m) - 1));
     assigns work[0 .. nsm_impact_need(n, m) - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_SPD || \result == NSM_ERR_OVERFLOW;
  */
 static nsm_status impact_prepare(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                  const double *Jt, const double *vm, double *work)
@@ -1139,6 +1361,9 @@ static nsm_status impact_prepare(size_t n, size_t m, size_t d, const double *M, 
     }
     gram(n, K, J, X, W);
     matvec(K, n, J, vm, u);
+    if (!nsm_all_finite(K * K, W) || !nsm_all_finite(K, u)) {
+        return NSM_ERR_OVERFLOW;
+    }
     return NSM_OK;
 }
 
@@ -1233,21 +1458,41 @@ static void pack_lambda(size_t m, size_t d, const double *lam, double *Lam)
     }
 }
 
-/* Writes *info and runs the final check on v+ as returned: on NSM_OK every contact has
-   J_n,c v+ >= -check_tol. */
-/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_MAX_DIM;
+/* 1 if v+, Lambda and the real fields of *inf are finite (finite data can overflow on the
+   way: a huge mu, v- or an ill-scaled M). */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(vp + (0 .. n - 1)) && \valid_read(Lam + (0 .. (d + 1) * m - 1));
+    requires \valid_read(inf);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int results_finite(size_t n, size_t m, size_t d, const double *vp, const double *Lam,
+                          const nsm_impact_info *inf)
+{
+    const double x[7] = {inf->s,           inf->bound,       inf->gamma_lb, inf->fw_gap,
+                         inf->energy_minus, inf->energy_plus, inf->check_tol};
+    return nsm_all_finite(n, vp) && nsm_all_finite((d + 1) * m, Lam) && nsm_all_finite(7, x);
+}
+
+/* Writes *info and runs the final checks on v+ and Lambda as returned: NSM_ERR_OVERFLOW if a
+   result is not finite; on NSM_OK every contact has J_n,c v+ >= -check_tol. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(vp + (0 .. n - 1));
+    requires \valid_read(Lam + (0 .. (d + 1) * m - 1));
     requires \valid_read(inf) && \valid(info) && \separated(info, inf);
     requires \valid(&info->terminated);
     assigns *info;
     ensures steps: info->steps == \old(inf->steps) && info->step_cap == \old(inf->step_cap);
     ensures \result == NSM_OK ==> nsm_rows_sep(Jn, vp, m, n, info->check_tol);
  */
-static nsm_status impact_finish(size_t n, size_t m, const double *Jn, const double *vp,
-                                nsm_status rs, const nsm_impact_info *inf,
-                                nsm_impact_info *info)
+static nsm_status impact_finish(size_t n, size_t m, size_t d, const double *Jn,
+                                const double *vp, const double *Lam, nsm_status rs,
+                                const nsm_impact_info *inf, nsm_impact_info *info)
 {
     *info = *inf;
+    if (!results_finite(n, m, d, vp, Lam, inf)) {
+        return NSM_ERR_OVERFLOW;
+    }
     if (rs != NSM_OK) {
         return rs;
     }
@@ -1306,6 +1551,10 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     inf.energy_plus = inf.energy_minus;
     double ct = opts->vtol * (1.0 + max_abs_normal(m, u));
     inf.check_tol = ct > opts->ntol ? ct : opts->ntol;
+    const double e[2] = {inf.energy_minus, inf.check_tol};
+    if (!nsm_all_finite(2, e)) {
+        return NSM_ERR_OVERFLOW; /* the bound (energy) or the final check has no meaning */
+    }
     nsm_status rs = NSM_OK;
     int trivial = count_pen(m, u, opts->ntol) == 0;
     if (trivial) {
@@ -1332,8 +1581,8 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
         pack_lambda(m, d, lam, Lam);
         inf.energy_plus = energy(n, M, vp, tmp);
     }
-    rs = impact_finish(n, m, Jn, vp, rs, &inf, info);
-    if (!trivial && !inf.has_bound) {
+    rs = impact_finish(n, m, d, Jn, vp, Lam, rs, &inf, info);
+    if (rs != NSM_ERR_OVERFLOW && !trivial && !inf.has_bound) {
         return NSM_ERR_NO_BOUND;
     }
     return rs;
@@ -1346,7 +1595,7 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
                               double *work, size_t lwork)
 {
     if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL || pol == NULL ||
-        opts == NULL || v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
+        v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
         return NSM_ERR_NULL;
     }
     if (d != 1 && d != 2) {
@@ -1362,11 +1611,18 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     if (lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    if (any_alias(n, m, d, M, Jn, Jt, mu, v_minus, v_plus, Lambda, work, need)) {
+    if (any_alias(n, m, d, M, Jn, Jt, mu, v_minus, v_plus, Lambda, work, need) ||
+        info_alias(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda, work, need,
+                   info) ||
+        pol_alias(n, m, d, pol, v_plus, Lambda, work, need)) {
         return NSM_ERR_ALIAS;
     }
-    /* a local copy: the options stay what was validated while the workspace is written */
-    nsm_impact_opts o = *opts;
+    /* a local copy (the defaults for opts = NULL): the options stay what was validated while
+       the workspace is written */
+    nsm_impact_opts o = NSM_IMPACT_OPTS_DEFAULT;
+    if (opts != NULL) {
+        o = *opts;
+    }
     nsm_status st = check_policy(m, pol, &o);
     if (st != NSM_OK) {
         return st;
@@ -1391,7 +1647,7 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
                             size_t lwork)
 {
     if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL || pol == NULL ||
-        opts == NULL || v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
+        v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
         return NSM_ERR_NULL;
     }
     if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 3) {

@@ -1,4 +1,4 @@
-/* Outcome sets of an impact (every sequential order, simultaneous, sampled) and a 2-D hull. */
+/* Outcome sets of an impact: every sequential order, simultaneous, sampled. */
 #include <stdint.h>
 #include "nsmech/contact.h"
 
@@ -128,6 +128,18 @@ static void lemma_row(size_t r, size_t cap, size_t n)
     (void)n;
 }
 
+size_t nsm_outcome_work(size_t n, size_t m)
+{
+    if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
+        return 0;
+    }
+    size_t lw = nsm_impact_work(n, m);
+    if (lw == 0 || lw + 2 * m > NSM_MAX_DIM * NSM_MAX_DIM) {
+        return 0;
+    }
+    return lw + 2 * m;
+}
+
 /* Size and argument checks of nsm_outcome_set: the run count and the impact workspace. */
 /*@ requires valid_res: \valid(total_out) && \valid(lw_out) && \separated(total_out, lw_out);
     assigns *total_out, *lw_out;
@@ -154,15 +166,15 @@ static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold
     if (total * n > NSM_MAX_DIM * NSM_MAX_DIM) {
         return NSM_ERR_SIZE;
     }
-    size_t lw = nsm_impact_work(n, m);
-    if (lw == 0 || lw + 2 * m > NSM_MAX_DIM * NSM_MAX_DIM) {
+    size_t need = nsm_outcome_work(n, m);
+    if (need == 0) {
         return NSM_ERR_SIZE;
     }
-    if (lwork < lw + 2 * m) {
+    if (lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
     *total_out = total;
-    *lw_out = lw;
+    *lw_out = need - 2 * m;
     return NSM_OK;
 }
 
@@ -185,6 +197,64 @@ static int outcome_alias(size_t n, size_t m, const double *M, const double *Jn, 
            nsm_overlap(v_plus, nv, v_minus, n) || nsm_overlap(v_plus, nv, work, nw);
 }
 
+/* 1 if the byte range [a, a + na) overlaps status (ns bytes), kind (nk bytes), *nruns or
+   *accepted. */
+/*@ requires na <= 16 * NSM_MAX_DIM * NSM_MAX_DIM && ns <= 16 * NSM_MAX_DIM * NSM_MAX_DIM &&
+             nk <= 16 * NSM_MAX_DIM * NSM_MAX_DIM;
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int hits_meta(uintptr_t a, size_t na, uintptr_t status, size_t ns, uintptr_t kind,
+                     size_t nk, uintptr_t nruns, uintptr_t accepted)
+{
+    const size_t z = sizeof(size_t);
+    int hit = nsm_overlap_bytes(a, na, status, ns) | nsm_overlap_bytes(a, na, kind, nk) |
+              nsm_overlap_bytes(a, na, nruns, z) | nsm_overlap_bytes(a, na, accepted, z);
+    return hit != 0 ? 1 : 0;
+}
+
+/* 1 if status, kind (total entries each), *nruns or *accepted overlap each other, an input,
+   v_plus (total·n doubles), the work (nw doubles) or *opts, or if *opts overlaps v_plus or
+   the work: they are written during and after the runs, which read all of those. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
+    requires sizes: 1 <= total <= 1000000 && total * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                    nw <= NSM_MAX_DIM * NSM_MAX_DIM;
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int outcome_meta_alias(size_t n, size_t m, const double *M, const double *Jn,
+                              const double *Jt, const double *mu, const double *v_minus,
+                              const double *v_plus, size_t total, const double *work, size_t nw,
+                              const nsm_impact_opts *opts, const nsm_status *status,
+                              const nsm_policy_kind *kind, const size_t *nruns,
+                              const size_t *accepted)
+{
+    /*@ assert n * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
+    const size_t d = sizeof(double);
+    const size_t ns = total * sizeof(nsm_status);
+    const size_t nk = total * sizeof(nsm_policy_kind);
+    const uintptr_t st = (uintptr_t)status;
+    const uintptr_t kd = (uintptr_t)kind;
+    const uintptr_t nr = (uintptr_t)nruns;
+    const uintptr_t ac = (uintptr_t)accepted;
+    const size_t z = sizeof(size_t);
+    const size_t no = opts != NULL ? sizeof *opts : 0;
+    int hit = hits_meta((uintptr_t)M, n * n * d, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)Jn, m * n * d, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)Jt, m * n * d, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)mu, m * d, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)v_minus, n * d, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)v_plus, total * n * d, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)work, nw * d, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)opts, no, st, ns, kd, nk, nr, ac) |
+              nsm_overlap_bytes((uintptr_t)opts, no, (uintptr_t)v_plus, total * n * d) |
+              nsm_overlap_bytes((uintptr_t)opts, no, (uintptr_t)work, nw * d) |
+              nsm_overlap_bytes(st, ns, kd, nk) | nsm_overlap_bytes(st, ns, nr, z) |
+              nsm_overlap_bytes(st, ns, ac, z) | nsm_overlap_bytes(kd, nk, nr, z) |
+              nsm_overlap_bytes(kd, nk, ac, z) | nsm_overlap_bytes(nr, z, ac, z);
+    return hit != 0 ? 1 : 0;
+}
+
 /* Argument validation of nsm_outcome_set (everything but the runs). */
 /*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
     requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
@@ -199,7 +269,9 @@ static int outcome_alias(size_t n, size_t m, const double *M, const double *Jn, 
     requires valid_res: \valid(total_out) && \valid(lw_out) && \separated(total_out, lw_out);
     assigns *total_out, *lw_out;
     ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap && 1 <= *lw_out &&
-                 *lw_out + 2 * m <= lwork;
+                 *lw_out + 2 * m <= lwork &&
+                 *total_out * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                 *lw_out + 2 * m <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures ok: \result == NSM_OK ==>
       M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
       v_plus != \null && work != \null &&
@@ -257,7 +329,8 @@ static void run_policy_of(size_t r, size_t norders, unsigned long seed, nsm_impa
     requires sizes: r < cap <= 1000000 && hold >= 1;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
-                       \valid_read(v_minus + (0 .. n - 1)) && \valid_read(opts) &&
+                       \valid_read(v_minus + (0 .. n - 1)) &&
+                       (opts == \null || \valid_read(opts)) &&
                        \valid_read(perm + (0 .. m - 1)) && \valid_read(ones + (0 .. m - 1));
     requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
                         \valid(kind + (0 .. cap - 1));
@@ -293,6 +366,10 @@ static nsm_status outcome_run(size_t n, size_t m, const double *M, const double 
         }
         copy_n(n, v_minus, vp);
     }
+    if (st == NSM_ERR_OVERFLOW) {
+        /* the row may hold values beyond the double range: report v_minus, as documented */
+        copy_n(n, v_minus, vp);
+    }
     status[r] = st;
     kind[r] = pol.kind;
     return st;
@@ -303,7 +380,7 @@ static nsm_status outcome_run(size_t n, size_t m, const double *M, const double 
     requires sizes: 1 <= total <= cap <= 1000000 && hold >= 1;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
-                       \valid_read(v_minus + (0 .. n - 1)) && \valid_read(opts);
+                       \valid_read(v_minus + (0 .. n - 1)) && (opts == \null || \valid_read(opts));
     requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
                         \valid(kind + (0 .. cap - 1)) && \valid(acc);
     requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 2 * m - 1));
@@ -365,7 +442,7 @@ nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn
                            nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
                            double *work, size_t lwork)
 {
-    if (opts == NULL || status == NULL || kind == NULL || nruns == NULL || accepted == NULL) {
+    if (status == NULL || kind == NULL || nruns == NULL || accepted == NULL) {
         return NSM_ERR_NULL;
     }
     size_t total = 0;
@@ -375,6 +452,10 @@ nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn
     if (st != NSM_OK) {
         return st;
     }
+    if (outcome_meta_alias(n, m, M, Jn, Jt, mu, v_minus, v_plus, total, work, lw + 2 * m, opts,
+                           status, kind, nruns, accepted)) {
+        return NSM_ERR_ALIAS;
+    }
     size_t acc = 0;
     st = outcome_runs(n, m, M, Jn, Jt, mu, v_minus, opts, total, seed, hold, cap, v_plus,
                       status, kind, work, lw, &acc);
@@ -383,276 +464,5 @@ nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn
     }
     *nruns = total;
     *accepted = acc;
-    return NSM_OK;
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* Convex hull                                                                                */
-/* ---------------------------------------------------------------------------------------- */
-
-/* 1 if point a precedes point b in (x, y) lexicographic order. */
-/*@ assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int before(double xa, double ya, double xb, double yb)
-{
-    return xa < xb || (xa == xb && ya < yb);
-}
-
-/* 1 if the byte ranges [a0, a0 + na) and [b0, b0 + nb) overlap: addresses compared as
-   integers, as in nsm_overlap (the callers convert each typed pointer directly). */
-/*@ requires na <= 16 * NSM_MAX_DIM * NSM_MAX_DIM && nb <= 16 * NSM_MAX_DIM * NSM_MAX_DIM;
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int bytes_overlap(uintptr_t a0, size_t na, uintptr_t b0, size_t nb)
-{
-    if (a0 <= b0) {
-        return b0 - a0 < na ? 1 : 0;
-    }
-    return a0 - b0 < nb ? 1 : 0;
-}
-
-/* 1 if points a and b coincide. */
-/*@ requires npts <= NSM_MAX_DIM * NSM_MAX_DIM && a < npts && b < npts;
-    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
-    assigns \nothing;
- */
-static int same_point(size_t npts, const double *x, const double *y, size_t a, size_t b)
-{
-    (void)npts; /* the bound of a and b, for the contract */
-    return x[a] == x[b] && y[a] == y[b];
-}
-
-/* Cross product (b - a) × (c - a) of three of the points. */
-/*@ requires npts <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires a < npts && b < npts && c < npts;
-    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
-    assigns \nothing;
- */
-static double cross3(size_t npts, const double *x, const double *y, size_t a, size_t b,
-                     size_t c)
-{
-    (void)npts;
-    return (x[b] - x[a]) * (y[c] - y[a]) - (y[b] - y[a]) * (x[c] - x[a]);
-}
-
-/* Insertion sort of idx (a permutation of 0 .. npts-1) by (x, y). */
-/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
-    requires \valid(idx + (0 .. npts - 1));
-    requires \forall integer i; 0 <= i < npts ==> idx[i] < npts;
-    assigns idx[0 .. npts - 1];
-    ensures \forall integer i; 0 <= i < npts ==> idx[i] < npts;
- */
-static void sort_points(size_t npts, const double *x, const double *y, size_t *idx)
-{
-    /*@ loop invariant 1 <= i <= npts;
-        loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
-        loop assigns i, idx[0 .. npts - 1];
-        loop variant npts - i;
-     */
-    for (size_t i = 1; i < npts; i++) {
-        size_t key = idx[i];
-        size_t j = i;
-        /*@ loop invariant 0 <= j <= i;
-            loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
-            loop assigns j, idx[0 .. npts - 1];
-            loop variant j;
-         */
-        while (j > 0 && before(x[key], y[key], x[idx[j - 1]], y[idx[j - 1]])) {
-            idx[j] = idx[j - 1];
-            j--;
-        }
-        idx[j] = key;
-    }
-}
-
-/* Argument checks of nsm_hull2d, in its order: null, size, overlap, finiteness. */
-/*@ requires valid_in: (x == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
-                        \valid_read(x + (0 .. npts - 1))) &&
-                       (y == \null || npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM ||
-                        \valid_read(y + (0 .. npts - 1)));
-    assigns \nothing;
-    ensures ok: \result == NSM_OK ==>
-                  x != \null && y != \null && idx != \null && hull != \null && nh != \null &&
-                  1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
-    behavior null:
-      assumes x == \null || y == \null || idx == \null || hull == \null || nh == \null;
-      ensures \result == NSM_ERR_NULL;
-    behavior size:
-      assumes x != \null && y != \null && idx != \null && hull != \null && nh != \null;
-      assumes npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM;
-      ensures \result == NSM_ERR_SIZE;
-    behavior checked:
-      assumes x != \null && y != \null && idx != \null && hull != \null && nh != \null;
-      assumes 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
-      ensures \result == NSM_OK || \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
-    complete behaviors;
-    disjoint behaviors;
- */
-static nsm_status hull_check(size_t npts, const double *x, const double *y, const size_t *idx,
-                             const size_t *hull, const size_t *nh)
-{
-    if (x == NULL || y == NULL || idx == NULL || hull == NULL || nh == NULL) {
-        return NSM_ERR_NULL;
-    }
-    if (npts == 0 || npts > NSM_MAX_DIM * NSM_MAX_DIM) {
-        return NSM_ERR_SIZE;
-    }
-    size_t ni = npts * sizeof(size_t);
-    size_t nd = npts * sizeof(double);
-    size_t nhb = (npts + 1) * sizeof(size_t);
-    uintptr_t ai = (uintptr_t)idx;
-    uintptr_t ah = (uintptr_t)hull;
-    uintptr_t an = (uintptr_t)nh;
-    uintptr_t ax = (uintptr_t)x;
-    uintptr_t ay = (uintptr_t)y;
-    if (bytes_overlap(ai, ni, ah, nhb) || bytes_overlap(ai, ni, ax, nd) ||
-        bytes_overlap(ai, ni, ay, nd) || bytes_overlap(ah, nhb, ax, nd) ||
-        bytes_overlap(ah, nhb, ay, nd) || bytes_overlap(an, sizeof(size_t), ai, ni) ||
-        bytes_overlap(an, sizeof(size_t), ah, nhb) || bytes_overlap(an, sizeof(size_t), ax, nd) ||
-        bytes_overlap(an, sizeof(size_t), ay, nd)) {
-        return NSM_ERR_ALIAS;
-    }
-    if (!nsm_all_finite(npts, x) || !nsm_all_finite(npts, y)) {
-        return NSM_ERR_NOT_FINITE;
-    }
-    return NSM_OK;
-}
-
-/* idx[i] = i for the npts points (the permutation the sort starts from). */
-/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid(idx + (0 .. npts - 1));
-    assigns idx[0 .. npts - 1];
-    ensures \forall integer q; 0 <= q < npts ==> idx[q] < npts;
- */
-static void hull_fill_idx(size_t npts, size_t *idx)
-{
-    /*@ loop invariant 0 <= i <= npts;
-        loop invariant \forall integer q; 0 <= q < i ==> idx[q] < npts;
-        loop assigns i, idx[0 .. npts - 1];
-        loop variant npts - i;
-     */
-    for (size_t i = 0; i < npts; i++) {
-        idx[i] = i;
-    }
-}
-
-/* Pushes point p on the chain hull[0 .. k - 1] after popping the top while k >= base, k >= 2
-   and p makes no left turn with the top two; returns the new chain length. */
-/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
-    requires \valid(hull + (0 .. npts));
-    requires p < npts && k <= npts + 1;
-    requires \forall integer q; 0 <= q < k ==> hull[q] < npts;
-    assigns hull[0 .. npts];
-    ensures \result <= npts + 1;
-    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
- */
-static size_t hull_push(size_t npts, const double *x, const double *y, size_t *hull, size_t k,
-                        size_t base, size_t p)
-{
-    /*@ loop invariant 0 <= k <= npts + 1;
-        loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
-        loop assigns k;
-        loop variant k;
-     */
-    while (k >= base && k >= 2 && cross3(npts, x, y, hull[k - 2], hull[k - 1], p) <= 0.0) {
-        k--;
-    }
-    if (k <= npts) {
-        hull[k] = p;
-        k++;
-    }
-    return k;
-}
-
-/* Lower chain of the sorted points; returns its length k (hull[0 .. k - 1]). The stack never
-   holds more than npts + 1 entries (guarded anyway). */
-/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
-    requires \valid_read(idx + (0 .. npts - 1)) && \valid(hull + (0 .. npts));
-    requires \separated(idx + (0 .. npts - 1), hull + (0 .. npts));
-    requires \forall integer q; 0 <= q < npts ==> idx[q] < npts;
-    assigns hull[0 .. npts];
-    ensures \result <= npts + 1;
-    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
- */
-static size_t hull_lower_chain(size_t npts, const double *x, const double *y, const size_t *idx,
-                               size_t *hull)
-{
-    size_t k = 0;
-    /*@ loop invariant 0 <= i <= npts;
-        loop invariant 0 <= k <= npts + 1;
-        loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
-        loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
-        loop assigns i, k, hull[0 .. npts];
-        loop variant npts - i;
-     */
-    for (size_t i = 0; i < npts; i++) {
-        size_t p = idx[i];
-        if (i > 0 && same_point(npts, x, y, p, idx[i - 1])) {
-            continue; /* a repeated point adds nothing (and would enter the chain twice) */
-        }
-        k = hull_push(npts, x, y, hull, k, 0, p);
-    }
-    return k;
-}
-
-/* Upper chain of the sorted points on top of the lower chain hull[0 .. k - 1] (kept); returns
-   the length of both. */
-/*@ requires 1 <= npts <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
-    requires \valid_read(idx + (0 .. npts - 1)) && \valid(hull + (0 .. npts));
-    requires \separated(idx + (0 .. npts - 1), hull + (0 .. npts));
-    requires \forall integer q; 0 <= q < npts ==> idx[q] < npts;
-    requires k <= npts + 1;
-    requires \forall integer q; 0 <= q < k ==> hull[q] < npts;
-    assigns hull[0 .. npts];
-    ensures \result <= npts + 1;
-    ensures \forall integer q; 0 <= q < \result ==> hull[q] < npts;
- */
-static size_t hull_upper_chain(size_t npts, const double *x, const double *y, const size_t *idx,
-                               size_t *hull, size_t k)
-{
-    size_t lower = k + 1;
-    /*@ loop invariant 0 <= i < npts;
-        loop invariant \forall integer q; 0 <= q < npts ==> idx[q] < npts;
-        loop invariant 0 <= k <= npts + 1;
-        loop invariant \forall integer q; 0 <= q < k ==> hull[q] < npts;
-        loop assigns i, k, hull[0 .. npts];
-        loop variant i;
-     */
-    for (size_t i = npts - 1; i > 0; i--) {
-        size_t p = idx[i - 1];
-        if (same_point(npts, x, y, p, idx[i])) {
-            continue;
-        }
-        k = hull_push(npts, x, y, hull, k, lower, p);
-    }
-    return k;
-}
-
-nsm_status nsm_hull2d(size_t npts, const double *x, const double *y, size_t *idx, size_t *hull,
-                      size_t *nh)
-{
-    nsm_status st = hull_check(npts, x, y, idx, hull, nh);
-    if (st != NSM_OK) {
-        return st;
-    }
-    hull_fill_idx(npts, idx);
-    sort_points(npts, x, y, idx);
-    size_t k = hull_lower_chain(npts, x, y, idx, hull);
-    k = hull_upper_chain(npts, x, y, idx, hull, k);
-    /* the last point repeats the first one */
-    if (k > 1) {
-        k--;
-    }
-    if (k == 0) {
-        hull[0] = idx[0];
-        k = 1;
-    }
-    *nh = k;
     return NSM_OK;
 }

@@ -237,12 +237,25 @@ static void store_result(const nsm_routh_result *out, const routh_state *st,
     res->u_n = st->un;
 }
 
+/* 1 if every entry of the state is finite (an overflow along the phases makes one infinite or
+   NaN: e.g. p_n = -u_n/W_nn beyond DBL_MAX). */
+/*@ requires \valid_read(st);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int state_finite(const routh_state *st)
+{
+    const double x[4] = {st->pt, st->pn, st->ut, st->un};
+    return nsm_all_finite(4, x);
+}
+
 /* The event loop of nsm_routh_planar on validated data (W = [[wtt, wtn], [wtn, wnn]]). */
 /*@ requires valid: \valid_read(u0 + (0 .. 1)) && \valid(res);
     requires sep: \separated(res, u0 + (0 .. 1));
     requires pos: mu >= 0 && ztol >= 0 && wtt > 0;
     assigns *res;
-    ensures status: \result == NSM_OK || \result == NSM_ERR_NO_CONVERGENCE;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NO_CONVERGENCE ||
+                    \result == NSM_ERR_OVERFLOW;
     ensures phases: \result == NSM_OK ==> res->nphases <= NSM_ROUTH_MAX_PHASES;
     ensures trivial: \result == NSM_OK && u0[1] >= 0 ==>
                        res->nphases == 0 && res->p_n == 0 && res->p_t == 0;
@@ -297,6 +310,9 @@ static nsm_status routh_run(double wtt, double wtn, double wnn, const double *u0
             ph = next;
         }
     }
+    if (!state_finite(&s)) {
+        return NSM_ERR_OVERFLOW;
+    }
     if (fail || !done) {
         return NSM_ERR_NO_CONVERGENCE;
     }
@@ -329,11 +345,13 @@ static double pos_part(double x)
 }
 
 /* Lemma 2 for mu > 0 on a validated SPD W (order (t, n)) and u0 with u_n < 0; -1 when rounding
-   makes the smallest eigenvalue non-positive. */
+   makes the smallest eigenvalue non-positive, -2 when det W, lambda_max or the quadratic form
+   u0^T adj(W) u0 leaves the double range (checked first: an overflow must not read as a zero
+   bound or as a matrix that is not SPD). */
 /*@ requires valid: \valid_read(W + (0 .. 3)) && \valid_read(u0 + (0 .. 1));
     requires pos: W[0] > 0 && W[3] > 0 && mu > 0;
     assigns \nothing;
-    ensures \result == -1 || \result >= 0;
+    ensures \result == -2 || \result == -1 || \result >= 0;
  */
 static double lemma2_bound(const double *W, const double *u0, double mu)
 {
@@ -342,13 +360,23 @@ static double lemma2_bound(const double *W, const double *u0, double mu)
     double c = W[3];
     double det = a * c - b * b;
     double h = 0.5 * (a - c);
-    double lmin = 0.5 * (a + c) - sqrt(pos_part(h * h + b * b));
-    if (!(det > 0.0) || !(lmin > 0.0)) {
-        return -1.0;
-    }
+    /* lambda_min = det/lambda_max: no cancellation when lambda_min << lambda_max */
+    double lmax = 0.5 * (a + c) + sqrt(pos_part(h * h + b * b));
     double ut = u0[0];
     double un = u0[1];
-    double q = pos_part((c * ut * ut - 2.0 * b * ut * un + a * un * un) / det);
+    double num = c * ut * ut - 2.0 * b * ut * un + a * un * un;
+    const double x[3] = {det, lmax, num};
+    if (!nsm_all_finite(3, x)) {
+        return -2.0;
+    }
+    if (!(det > 0.0) || !(lmax > 0.0)) {
+        return -1.0;
+    }
+    double lmin = det / lmax;
+    if (!(lmin > 0.0)) {
+        return -1.0;
+    }
+    double q = pos_part(num / det);
     double m1 = mu < 1.0 ? mu : 1.0;
     double den = sqrt(lmin) * m1;
     if (!(den > 0.0)) {
@@ -370,13 +398,21 @@ nsm_status nsm_routh_bound(const double *W, const double *u0, double mu, double 
         *bound = 0.0;
         return NSM_OK;
     }
+    double b = 0.0;
     if (mu == 0.0) {
-        *bound = pos_part(-u0[1] / W[3] * (1.0 + NSM_BOUND_RTOL));
-        return NSM_OK;
+        b = pos_part(-u0[1] / W[3] * (1.0 + NSM_BOUND_RTOL));
+    } else {
+        b = lemma2_bound(W, u0, mu);
+        if (b == -2.0) {
+            return NSM_ERR_OVERFLOW;
+        }
+        if (b < 0.0) {
+            return NSM_ERR_NOT_SPD;
+        }
     }
-    double b = lemma2_bound(W, u0, mu);
-    if (b < 0.0) {
-        return NSM_ERR_NOT_SPD;
+    const double bx[1] = {b};
+    if (!nsm_all_finite(1, bx)) {
+        return NSM_ERR_OVERFLOW;
     }
     *bound = b;
     return NSM_OK;

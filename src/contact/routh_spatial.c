@@ -622,15 +622,15 @@ static int sp_frictionless(sp_state *st, const sp_w *w, nsm_routh_phase *ph, dou
 }
 
 /* Impact with friction (mu > 0): slip phase (integrated) if u_t is not at rest, then the
-   phase from rest unless compression ended. Returns 0, or -1 (step cap, or a rest phase with
-   no normal progress). */
+   phase from rest unless compression ended. Returns 0, -1 (step cap, or a rest phase with
+   no normal progress) or -2 (the bound, hence the step, exceeds the double range). */
 /*@ requires \valid(st) && \valid_read(w) && \valid(ph + (0 .. 2)) && \valid(pend + (0 .. 2));
     requires \valid(nph) && \valid(bound) && \valid(nsteps) && \valid(painleve);
     requires \separated(st, w, ph + (0 .. 2), pend + (0 .. 2), nph, bound, nsteps, painleve);
     requires mu > 0 && ztol >= 0 && 1 <= steps <= SP_MAX_STEPS && e0 >= 0 && tr >= 0;
     requires st->pn >= 0;
     assigns *st, ph[0 .. 2], pend[0 .. 2], *nph, *bound, *nsteps, *painleve;
-    ensures \result == 0 || \result == -1;
+    ensures \result == 0 || \result == -1 || \result == -2;
     ensures st->pn >= 0;
     ensures *nph <= 2;
  */
@@ -638,14 +638,21 @@ static int sp_friction(sp_state *st, const sp_w *w, double mu, double ztol, size
                        double e0, double tr, nsm_routh_phase *ph, double *pend, size_t *nph,
                        double *bound, size_t *nsteps, int *painleve)
 {
-    *bound = sp_pos(2.0 * sqrt(e0 * tr) * (1.0 + NSM_BOUND_RTOL));
+    const double et[1] = {e0 * tr};
+    *nsteps = 0;
+    *nph = 0;
+    if (!nsm_all_finite(1, et)) {
+        return -2;
+    }
+    *bound = sp_pos(2.0 * sqrt(et[0]) * (1.0 + NSM_BOUND_RTOL));
+    if (!nsm_all_finite(1, bound)) {
+        return -2;
+    }
     double h = *bound / (double)steps;
     double hmin = h / (double)NSM_IMPACT_MIN_STEP_RATIO;
     size_t cap = steps * NSM_IMPACT_MIN_STEP_RATIO + 1u;
     int ev = SP_STOP;
     size_t k = 0;
-    *nsteps = 0;
-    *nph = 0;
     if (st->u1 * st->u1 + st->u2 * st->u2 > ztol * ztol) {
         ev = sp_slip_phase(st, w, mu, ztol, h, hmin, cap, painleve, nsteps);
         if (ev < 0) {
@@ -689,6 +696,18 @@ static void sp_finish(sp_state *st, double mu, size_t nph, const nsm_routh_phase
     sp_store(st, mu, nph, ph, pend, bound, nsteps, painleve, res);
 }
 
+/* 1 if the final impulse, velocity and bound are finite (finite data can overflow on the way:
+   a large u0 against a small eigenvalue of W). */
+/*@ requires \valid_read(st);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int sp_finite(const sp_state *st, double bound)
+{
+    const double x[7] = {st->p1, st->p2, st->pn, st->u1, st->u2, st->un, bound};
+    return nsm_all_finite(7, x);
+}
+
 /*
  * The impact on validated data (w SPD, e0 = u0^T W^-1 u0, tr = trace W^-1).
  */
@@ -696,7 +715,8 @@ static void sp_finish(sp_state *st, double mu, size_t nph, const nsm_routh_phase
     requires \separated(res, w, u0 + (0 .. 2));
     requires mu >= 0 && ztol >= 0 && 1 <= steps <= SP_MAX_STEPS && e0 >= 0 && tr >= 0;
     assigns *res;
-    ensures status: \result == NSM_OK || \result == NSM_ERR_NO_CONVERGENCE;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NO_CONVERGENCE ||
+                    \result == NSM_ERR_OVERFLOW;
     ensures phases: \result == NSM_OK ==> res->nphases <= NSM_ROUTH_MAX_PHASES;
     ensures trivial: \result == NSM_OK && u0[2] >= 0 ==>
                        res->nphases == 0 && res->p_n == 0 && res->p_t[0] == 0 &&
@@ -726,6 +746,9 @@ static nsm_status sp_run(const sp_w *w, const double *u0, double mu, double ztol
             r = sp_friction(&st, w, mu, ztol, steps, e0, tr, ph, pend, &nph, &bound, &nsteps,
                             &painleve);
         }
+    }
+    if (r == -2 || !sp_finite(&st, bound)) {
+        return NSM_ERR_OVERFLOW;
     }
     if (r != 0) {
         return NSM_ERR_NO_CONVERGENCE;
