@@ -229,15 +229,47 @@ static int reportable(nsm_status s)
            || s == NSM_ERR_NO_BOUND;
 }
 
-static int input_fail(cli_err *e, nsm_status s)
+/* The input field behind an argument fault named by nsm_impact_arg_fault ("options" for the
+   integrator options without a field of their own and when the library names none, "policy"
+   for the policy's other fields). The CLI checks its fields before calling the library, so
+   this is a second line: it names the field should a library check be stricter. */
+static const char *fault_field(const char *fault)
+{
+    static const char *const map[][2] = {
+        {"d", "tangent_dim"}, {"m", "Jn"},     {"mu", "mu"},
+        {"pol.order", "order"}, {"pol.hold", "hold"}, {"opts.vtol", "tol"},
+    };
+    if (fault == NULL) {
+        return "options";
+    }
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        if (strcmp(fault, map[i][0]) == 0) {
+            return map[i][1];
+        }
+    }
+    return strncmp(fault, "opts.", 5) == 0 ? "options" : "policy";
+}
+
+/* A run that did not get to integrate: the message names the field, from the library's
+   answer for argument errors (nsm_impact_arg_fault). */
+static int input_fail(cli_err *e, nsm_status s, const imp_problem *p,
+                      const nsm_impact_policy *pol, const nsm_impact_opts *opts)
 {
     switch (s) {
     case NSM_ERR_NOT_SPD:
         cli_fail(e, "field 'M': not symmetric positive definite");
         return CLI_EXIT_INPUT;
     case NSM_ERR_ARG:
-        cli_fail(e, "field 'mu' or options: out of domain (%s)", nsm_status_str(s));
+    case NSM_ERR_NULL: {
+        const char *fault = nsm_impact_arg_fault(p->k, p->d, p->mu, pol, opts);
+        cli_fail(e, "field '%s': out of domain (library: %s)", fault_field(fault),
+                 fault != NULL ? fault : nsm_status_str(s));
         return CLI_EXIT_INPUT;
+    }
+    case NSM_ERR_OVERFLOW:
+        cli_fail(e, "impact: %s (the energy, the Delassus matrix J M^-1 J^T or the result "
+                 "exceeds the double range: rescale the units)", nsm_status_str(s));
+        return CLI_EXIT_COMPUTE;
     default:
         cli_fail(e, "impact: %s", nsm_status_str(s));
         return s == NSM_ERR_SIZE || s == NSM_ERR_NOT_FINITE ? CLI_EXIT_INPUT : CLI_EXIT_COMPUTE;
@@ -317,7 +349,7 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
         nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
                                           &opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
-            rc = input_fail(e, s);
+            rc = input_fail(e, s, p, &pol, &opts);
             goto done;
         }
         res = cJSON_CreateObject();
@@ -352,7 +384,7 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
                                           &opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
             cli_progress_end(&prog, i);
-            rc = input_fail(e, s);
+            rc = input_fail(e, s, p, &pol, &opts);
             goto done;
         }
         cJSON *o = cJSON_CreateObject();
