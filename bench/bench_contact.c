@@ -148,7 +148,7 @@ static double bench_boxwall(size_t nsamples, size_t steps, double *acc_frac)
     double t0 = now();
     nsm_status st = nsm_outcome_set(3, 2, M, Jn, Jt, mu, vm, &opts, nsamples, 7u, 20u, 2100,
                                     vplus, status, kind, &nruns, &acc, work,
-                                    nsm_impact_work(3, 2) + 4);
+                                    nsm_outcome_work(3, 2));
     double t1 = now();
     if (st != NSM_OK) {
         printf("boxwall outcome set failed: %s\n", nsm_status_str(st));

@@ -58,7 +58,7 @@ static int demo_run(const demo_problem *P, const char *dir)
     size_t n = P->n, m = P->m;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     size_t nruns = 0, acc = 0;
-    size_t lw = nsm_impact_work(n, m) + 2 * m;
+    size_t lw = nsm_outcome_work(n, m);
     size_t total = nsm_outcome_count(m, DEMO_NSAMPLES);
     if (lw > sizeof demo_work / sizeof demo_work[0] || total > DEMO_NRUNS) {
         fprintf(stderr, "%s: problem too large for the demo buffers\n", P->name);
