@@ -39,37 +39,39 @@
  *     gives u = 0, DIRECTION a finite unit vector; cone membership equal to a long double
  *     evaluation away from ties, projections inside the cone and fixed points kept; hull
  *     indices in range and distinct; Routh: p_n >= 0, p_t in the cone, trivial answer when
- *     not penetrating, at most NSM_ROUTH_MAX_PHASES phases; bound >= 0; impact: steps <=
- *     step_cap, every J_n,c v_plus >= -check_tol, impulses in their cones, the trivial answer
- *     when nothing penetrates.
+ *     not penetrating, at most NSM_ROUTH_MAX_PHASES phases (cone up to rounding, as for
+ *     impact below); bound >= 0 and, against nsm_routh_planar, p_n <= bound; impact: steps <=
+ *     step_cap, every J_n,c v_plus >= -check_tol, impulses in their cones (up to rounding:
+ *     1e-9 relative, and DBL_TRUE_MIN per unit of s for a subnormal mu), the trivial answer
+ *     when nothing penetrates; on NSM_OK every real output of Routh and of impact (v_plus,
+ *     Lambda, info) is finite (NSM_ERR_OVERFLOW otherwise); every input point lies on the
+ *     left of or on every hull edge (the library's orientation test is exact; the harness
+ *     evaluates in long double, to 1e-9 of the local scale).
  *
- * Cases run without assertions A3-A5 (still under the sanitizers, with A1 and A2; counted in
- * the line "known cases run without assertions" printed at exit). NSM_FUZZ_STRICT=1 in the
- * environment asserts on them too (to check a fix).
- * Known, due to be fixed by the replacement of the impact integrator (docs/math.md, Part 2):
- *  K1 nsm_impact_solve[_d] with an entry of v_minus of magnitude >= 1e150 (v = 1e200: squares
- *     of such entries overflow);
- *  K2 nsm_impact_solve[_d] with an entry of M of magnitude >= 1e300 or nonzero <= 1e-300;
- *  K3 nsm_impact_solve[_d] with info overlapping v_plus: not detected (no NSM_ERR_ALIAS);
- *  K4 the same for info overlapping any other argument, or the work placed inside info
- *     (nothing in nsm_impact_solve_d checks info; found by this harness).
- * Fixed: P2 nsm_unit divided by the unscaled norm big·sqrt(ss) (‖v‖₂ above DBL_MAX gave
- * u = 0, a subnormal ‖v‖₂ a u that was not a unit vector); it now divides v/big by sqrt(ss)
- * (regression test in tests/test_setvalued.c, input kept in the corpus). P7
- * nsm_cone_contains decided membership on the unscaled norm, rounded to a subnormal; it now
- * compares the scaled norm with (mu·ln + tol)/max|lt_i|. P4 nsm_cone_project returned NSM_OK
- * with NaN or infinite outputs when the closed form overflowed; it now returns
- * NSM_ERR_OVERFLOW with nothing written.
- * Pending: findings of this harness awaiting a fix in src/, each with its minimised input
- * tests/fuzz/corpus/fuzz_api/finding_P<i>_* and a regression test under NSM_FUZZ_PENDING:
- *  P1 nsm_routh_spatial: NSM_OK with non-finite impulses or velocities (overflow inside;
- *     tests/test_routh_spatial.c);
- *  P3 nsm_hull2d: coordinates of magnitude >= 1e153 (cross products overflow) give a wrong
- *     hull, e.g. an index twice (tests/test_contact.c);
- *  P5 nsm_impact_solve[_d]: NSM_OK with a non-finite v_plus, Lambda or info value (e.g.
- *     mu = 1e305; tests/test_contact.c);
- *  P6 nsm_routh_planar: NSM_OK with p_n = inf and p_t, u_t NaN when -u_n/W_nn overflows
+ * Findings, each fixed in src/ with its minimised input kept in tests/fuzz/corpus/fuzz_api/
+ * (finding_<id>_*) and a regression test in make test:
+ *  P1 nsm_routh_spatial returned NSM_OK with non-finite impulses when the bound or an impulse
+ *     overflowed: now NSM_ERR_OVERFLOW (tests/test_routh_spatial.c);
+ *  P2 nsm_unit divided by the unscaled norm big·sqrt(ss) (‖v‖₂ above DBL_MAX gave u = 0, a
+ *     subnormal ‖v‖₂ a u that was not a unit vector); it now divides v/big by sqrt(ss)
+ *     (tests/test_setvalued.c);
+ *  P3 nsm_hull2d with coordinates >= 1e153: the orientation tests overflowed and gave a wrong
+ *     hull (an index twice); an orientation test that overflows is now evaluated again on
+ *     coordinates scaled by 2^-600 (tests/test_contact.c). A first fix scaled every test as
+ *     soon as one coordinate exceeded 2^500 and lost vertices of order 1 to underflow
+ *     (finding_P3_hull_mixed_scale, found by the hull containment assertion);
+ *  P4 nsm_cone_project returned NSM_OK with NaN or infinite outputs when the closed form
+ *     overflowed; now NSM_ERR_OVERFLOW with nothing written;
+ *  P5 nsm_impact_solve[_d] returned NSM_OK with a non-finite v_plus (mu = 1e305): now
+ *     NSM_ERR_OVERFLOW, also for the former known cases v_minus ~ 1e200 and an ill-scaled M
  *     (tests/test_contact.c);
+ *  P6 nsm_routh_planar returned NSM_OK with p_n = inf when -u_n/W_nn overflowed, and
+ *     nsm_routh_bound an infinite bound: now NSM_ERR_OVERFLOW (tests/test_contact.c);
+ *  P7 nsm_cone_contains decided membership on the unscaled norm, rounded to a subnormal; it
+ *     now compares the scaled norm with (mu·ln + tol)/max|lt_i|;
+ *  K3, K4 nsm_impact_solve[_d] did not check info for overlap (K3: info over v_plus returned
+ *     NSM_OK with a wrong v_plus; K4: info over Jn overwrote an input): now NSM_ERR_ALIAS
+ *     when info overlaps any other argument (tests/test_contact.c).
  */
 #include <float.h>
 #include <math.h>
@@ -364,9 +366,6 @@ static void release(frame *F)
 /* ---- assertions ------------------------------------------------------------------------ */
 
 static const char *cur_fn = "?";
-/* NSM_FUZZ_STRICT=1 in the environment: assert on the known and pending cases as well */
-static int strict;
-static unsigned long known_hits, pending_hits;
 
 #define CHECK(c)                                                                              \
     do {                                                                                      \
@@ -901,18 +900,32 @@ static void f_hull(rd *r)
     check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ALIAS) |
                         BIT(NSM_ERR_NOT_FINITE));
     check_common(&F, s, 0, 0);
-    double big = 0.0;
-    for (size_t i = 0; s == NSM_OK && i < npts; i++) {
-        big = fmax(big, fmax(fabs(F.s[X].p[i]), fabs(F.s[Y].p[i])));
-    }
-    if (s == NSM_OK && !strict && big >= 1e153) {
-        pending_hits++; /* P3: cross products of coordinate differences can overflow */
-    } else if (s == NSM_OK) {
+    if (s == NSM_OK) {
         CHECK(*nh >= 1 && *nh <= npts);
         for (size_t i = 0; i < *nh; i++) {
             CHECK(hull[i] < npts);
             for (size_t j = 0; j < i; j++) {
                 CHECK(hull[i] != hull[j]);
+            }
+        }
+        /* every point on the left of (or on) every edge, in long double (whose range holds
+           the products of any two double differences), up to the rounding of the double
+           harness's own long double evaluation: 1e-9 of the local scale (edge length times
+           the edge length plus the point's offset). The library's orientation test is exact
+           (header), so no tolerance at the scale of the largest coordinate: the inputs of
+           finding_P3_hull_subnormal (an order-1 vertex dropped next to a subnormal offset
+           by the rounded test) and of test_hull_exact fail any such check. With 2 hull points (collinear input) the two edges say every point is on
+           their line; with 1, every point is that point. */
+        for (size_t e = 0; e < *nh; e++) {
+            size_t a = hull[e], b = hull[(e + 1) % *nh];
+            long double xa = F.s[X].p[a], ya = F.s[Y].p[a];
+            long double dx = (long double)F.s[X].p[b] - xa, dy = (long double)F.s[Y].p[b] - ya;
+            for (size_t i = 0; i < npts; i++) {
+                long double px = (long double)F.s[X].p[i] - xa;
+                long double py = (long double)F.s[Y].p[i] - ya;
+                long double c = dx * py - dy * px;
+                long double ed = fabsl(dx) + fabsl(dy);
+                CHECK(c >= -1e-9L * ed * (ed + fabsl(px) + fabsl(py)));
             }
         }
     }
@@ -973,13 +986,12 @@ static void f_routh(rd *r)
         }
         check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_ARG) |
                             BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) |
-                            BIT(NSM_ERR_NO_CONVERGENCE));
+                            BIT(NSM_ERR_NO_CONVERGENCE) | BIT(NSM_ERR_OVERFLOW));
         double outs[4] = {res.p_t, res.p_n, res.u_t, res.u_n};
-        if (s == NSM_OK && !strict && !finite_all(4, outs)) {
-            pending_hits++; /* P6: NSM_OK with non-finite impulses (p_n overflows) */
-        } else if (s != NSM_OK) {
+        if (s != NSM_OK) {
             CHECK(memcmp(&res, &before, sizeof res) == 0);
         } else {
+            CHECK(finite_all(4, outs));
             CHECK(res.nphases <= NSM_ROUTH_MAX_PHASES);
             CHECK(res.p_n >= 0.0);
             CHECK(fabs(res.p_t) <= mu * res.p_n * (1 + 1e-12) + 1e-300);
@@ -992,11 +1004,18 @@ static void f_routh(rd *r)
         double b = -3.5;
         nsm_status s = nsm_routh_bound(Wp, up, mu, null_res ? NULL : &b);
         check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_ARG) |
-                            BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD));
+                            BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) |
+                            BIT(NSM_ERR_OVERFLOW));
         if (s != NSM_OK) {
             CHECK(b == -3.5);
         } else {
-            CHECK(b >= 0.0);
+            CHECK(b >= 0.0 && isfinite(b));
+            /* the bound holds for the impact it bounds (Lemma 2): a zero bound for a
+               penetrating contact, or one below Routh's p_n, fails here */
+            nsm_routh_result pr;
+            if (nsm_routh_planar(Wp, up, mu, 0.0, &pr) == NSM_OK) {
+                CHECK(pr.p_n <= b * (1 + 1e-9) + 1e-300);
+            }
         }
     } else {
         cur_fn = "nsm_routh_spatial";
@@ -1014,18 +1033,21 @@ static void f_routh(rd *r)
         }
         check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_ARG) |
                             BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) |
-                            BIT(NSM_ERR_NO_CONVERGENCE));
-        double outs[6] = {res.p_t[0], res.p_t[1], res.p_n, res.u_t[0], res.u_t[1], res.u_n};
-        if (s == NSM_OK && !strict && !finite_all(6, outs)) {
-            pending_hits++; /* P1: NSM_OK with non-finite impulses (overflow inside) */
-        } else if (s != NSM_OK) {
+                            BIT(NSM_ERR_NO_CONVERGENCE) | BIT(NSM_ERR_OVERFLOW));
+        double outs[7] = {res.p_t[0], res.p_t[1], res.p_n,  res.u_t[0],
+                          res.u_t[1], res.u_n,    res.bound};
+        if (s != NSM_OK) {
             CHECK(memcmp(&res, &before, sizeof res) == 0);
         } else {
+            CHECK(finite_all(7, outs));
             CHECK(res.nphases <= NSM_ROUTH_MAX_PHASES);
             CHECK(res.p_n >= 0.0);
             long double t = (long double)res.p_t[0] * res.p_t[0] +
                             (long double)res.p_t[1] * res.p_t[1];
-            CHECK(sqrtl(t) <= (long double)mu * res.p_n * (1 + 1e-12L) + 1e-300L);
+            /* up to rounding; a subnormal mu puts the rates mu·Unit(u_t) on the subnormal
+               grid: up to DBL_TRUE_MIN per unit of p_n in each direction */
+            CHECK(sqrtl(t) <= (long double)mu * res.p_n * (1 + 1e-12L) + 1e-300L +
+                                  4.0L * DBL_TRUE_MIN * res.p_n);
             if (u0[2] >= 0) {
                 CHECK(res.nphases == 0 && res.p_n == 0 && res.p_t[0] == 0 && res.p_t[1] == 0);
             }
@@ -1125,7 +1147,10 @@ static void f_impact(rd *r)
     pol.hold = u8(r) % 4;
     unsigned nulls2 = u8(r);
     const nsm_impact_policy *polp = (nulls2 & 0xf0) == 0xf0 && (nulls2 & 1) ? NULL : &pol;
-    const nsm_impact_opts *optp = (nulls2 & 0xf0) == 0xf0 && (nulls2 & 2) ? NULL : &opts;
+    /* opts = NULL (the defaults) only for one contact: the default fallback of 10^6 steps on
+       a wedged multi-contact problem takes seconds, beyond the harness's budget */
+    const nsm_impact_opts *optp =
+        (nulls2 & 0xf0) == 0xf0 && (nulls2 & 2) && m == 1 ? NULL : &opts;
     snapshot(&F);
     nsm_impact_info *info = (nsm_impact_info *)(void *)F.s[I].p;
     if (debug) {
@@ -1152,7 +1177,11 @@ static void f_impact(rd *r)
     check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
                         BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) | BIT(NSM_ERR_ALIAS) |
                         BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_BOUND) |
-                        BIT(NSM_ERR_NO_CONVERGENCE) | BIT(NSM_ERR_NO_BOUND));
+                        BIT(NSM_ERR_NO_CONVERGENCE) | BIT(NSM_ERR_NO_BOUND) |
+                        BIT(NSM_ERR_OVERFLOW));
+    /* the options in effect: opts = NULL means the defaults */
+    const nsm_impact_opts dflt = NSM_IMPACT_OPTS_DEFAULT;
+    const nsm_impact_opts eff = optp != NULL ? opts : dflt;
     if (debug) {
         fprintf(stderr, "  -> %s\n", nsm_status_str(s));
         if (s == NSM_OK) {
@@ -1162,44 +1191,23 @@ static void f_impact(rd *r)
                     info->bound, info->steps, info->step_cap, info->check_tol);
         }
     }
-    /* known cases K1-K4 */
-    int known = 0;
-    if (F.s[VM].p != NULL && n <= NSM_MAX_DIM) {
-        for (size_t i = 0; i < n; i++) {
-            known |= fabs(F.s[VM].p[i]) >= 1e150;
-        }
-    }
-    if (F.s[M].p != NULL && n <= NSM_MAX_DIM) {
-        for (size_t i = 0; i < n * n; i++) {
-            double a = fabs(F.s[M].p[i]);
-            known |= a >= 1e300 || (a > 0 && a <= 1e-300);
-        }
-    }
-    if (F.alias_out >= 0 && (F.alias_out == I || F.alias_host == I) && !F.s[I].null
-        && !F.s[F.alias_out == I ? F.alias_host : F.alias_out].null) {
-        known |= 1; /* K3 (v_plus) and K4 (any other argument) */
-    }
-    /* A2 always; the input side of A2 is unaffected by the known cases */
+    /* A2 always */
     for (int i = 0; i < F.ns; i++) {
         if (F.s[i].kind == IN && !F.s[i].hosts_out) {
             CHECK(unchanged(&F.s[i]));
         }
     }
-    known = known && !strict;
-    int nonfinite = 0;
-    if (s == NSM_OK && !known && !strict) {
-        double ii[4] = {info->s, info->bound, info->energy_minus, info->energy_plus};
-        nonfinite = !finite_all(n, F.s[VP].p) || !finite_all((d + 1) * m, F.s[L].p) ||
-                    !finite_all(4, ii);
-    }
-    if (known) {
-        known_hits++;
-    } else if (nonfinite) {
-        pending_hits++; /* P5: NSM_OK with a non-finite result (e.g. mu = 5.6e304) */
-    } else {
-        int wrote = s == NSM_ERR_BOUND || s == NSM_ERR_NO_CONVERGENCE || s == NSM_ERR_NO_BOUND;
+    {
+        /* BOUND, NO_CONVERGENCE, NO_BOUND and OVERFLOW (a non-finite result) may write the
+           outputs and info */
+        int wrote = s == NSM_ERR_BOUND || s == NSM_ERR_NO_CONVERGENCE ||
+                    s == NSM_ERR_NO_BOUND || s == NSM_ERR_OVERFLOW;
         check_common(&F, s, wrote, 0);
         if (s == NSM_OK) {
+            double ii[7] = {info->s,            info->bound,       info->gamma_lb, info->fw_gap,
+                            info->energy_minus, info->energy_plus, info->check_tol};
+            CHECK(finite_all(n, F.s[VP].p) && finite_all((d + 1) * m, F.s[L].p) &&
+                  finite_all(7, ii));
             CHECK(info->steps <= info->step_cap);
             const double *vp = F.s[VP].p, *vm = F.s[VM].p, *J = F.s[Jn].p, *lam = F.s[L].p;
             int pen = 0;
@@ -1211,7 +1219,7 @@ static void f_impact(rd *r)
                     absu += fabsl((long double)J[c * n + i] * vp[i]);
                 }
                 CHECK(u >= -(long double)info->check_tol - 1e-12L * absu);
-                pen |= um < -(long double)opts.ntol * (1 + 1e-12L);
+                pen |= um < -(long double)eff.ntol * (1 + 1e-12L);
                 /* the impulses of contact c in its cone */
                 double lnc = lam[(d + 1) * c + d];
                 long double t2 = 0;
@@ -1219,9 +1227,14 @@ static void f_impact(rd *r)
                     t2 += (long double)lam[(d + 1) * c + j] * lam[(d + 1) * c + j];
                 }
                 CHECK(lnc >= 0.0);
-                CHECK(sqrtl(t2) <= (long double)F.s[MU].p[c] * lnc * (1 + 1e-9L) + 1e-300L);
+                /* up to rounding: relative 1e-9, and with a subnormal mu the rates
+                   mu·Unit(u_t) fall on the subnormal grid (spacing DBL_TRUE_MIN), an error
+                   of up to DBL_TRUE_MIN per unit of the integration variable s in each
+                   direction */
+                CHECK(sqrtl(t2) <= (long double)F.s[MU].p[c] * lnc * (1 + 1e-9L) + 1e-300L +
+                                       2.0L * (long double)d * DBL_TRUE_MIN * info->s);
             }
-            if (!pen && optp != NULL) {
+            if (!pen) {
                 int trivial_ok = 1;
                 for (size_t c = 0; c < m; c++) {
                     long double um = 0;
@@ -1229,7 +1242,7 @@ static void f_impact(rd *r)
                         um += (long double)J[c * n + i] * vm[i];
                     }
                     /* clearly not penetrating */
-                    trivial_ok &= um >= -(long double)opts.ntol * (1 - 1e-12L);
+                    trivial_ok &= um >= -(long double)eff.ntol * (1 - 1e-12L);
                 }
                 if (trivial_ok) {
                     CHECK(memcmp(vp, vm, n * sizeof *vp) == 0);
@@ -1246,27 +1259,14 @@ static void f_impact(rd *r)
     release(&F);
 }
 
-/* The pending findings still tolerated (P1, P3, P5, P6). */
-#define PENDING_LIST "P1, P3, P5, P6"
-
-/* ---- entry ----------------------------------------------------------------------------- */
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void report(void)
-{
-    fprintf(stderr, "fuzz_api: known cases run without assertions: K1-K4 %lu, %s %lu\n",
-            known_hits, PENDING_LIST, pending_hits);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static int once;
     if (!once) {
         once = 1;
-        atexit(report);
         debug = getenv("NSM_FUZZ_DEBUG") != NULL;
-        strict = getenv("NSM_FUZZ_STRICT") != NULL;
     }
     if (size == 0) {
         return 0;
