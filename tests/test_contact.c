@@ -1074,13 +1074,24 @@ static void test_routh_overflow(void)
         CU_ASSERT_EQUAL(nsm_routh_bound(W, u0, mus[i], &b), NSM_ERR_OVERFLOW);
         CU_ASSERT_EQUAL(b, -1.0);
     }
-    /* det W = 1e600 overflows inside Lemma 2 although the bound itself (~1e-300) is in range:
-       NSM_ERR_OVERFLOW, never a bound of 0 for a penetrating contact (before: the overflowed
-       quotient read as 0 and NSM_OK) */
+    /* Data far from 1 whose bound is in range (header: "evaluated on u0 and W scaled"):
+       W = diag(1e300, 1e300) made det W overflow, and the overflowed quotient read as a bound
+       of 0 with NSM_OK; u0 ~ 1e-234 (a fuzz input) underflowed the quadratic form to 0, the
+       same wrong 0. Closed form for diagonal W: sqrt(u_t^2/W_tt + u_n^2/W_nn) /
+       (sqrt(min(W_tt, W_nn)) min(mu, 1)), on values of order 1 scaled by hand. */
     const double Wbig[4] = {1e300, 0.0, 0.0, 1e300}, um[2] = {0.0, -1.0};
     double bb = -1.0;
-    CU_ASSERT_EQUAL(nsm_routh_bound(Wbig, um, 0.5, &bb), NSM_ERR_OVERFLOW);
-    CU_ASSERT_EQUAL(bb, -1.0);
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_bound(Wbig, um, 0.5, &bb), NSM_OK);
+    CU_ASSERT(fabs(bb / (2e-300 * (1.0 + NSM_BOUND_RTOL)) - 1.0) <= 1e-12);
+    const double Wt[4] = {1.5, 0.0, 0.0, 4.9375};
+    const double ut[2] = {-5.0714152018870421e-257, -9.9261575707946013e-234};
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_bound(Wt, ut, 1.75, &bb), NSM_OK);
+    const double st = ut[0] / 1e-233, sn = ut[1] / 1e-233;
+    const double want = 1e-233 * sqrt(st * st / 1.5 + sn * sn / 4.9375) / sqrt(1.5);
+    CU_ASSERT(fabs(bb / (want * (1.0 + NSM_BOUND_RTOL)) - 1.0) <= 1e-12);
+    nsm_routh_result rt;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(Wt, ut, 1.75, 0.0, &rt), NSM_OK);
+    CU_ASSERT(rt.p_n > 0.0 && rt.p_n <= bb);
     /* the same contact at u_n = -1e-10 is in range: p_n = 1e290 exactly as the closed form */
     const double u1[2] = {0.0, -1e-10};
     nsm_routh_result r;

@@ -99,9 +99,12 @@ nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double
  *     p_n <= sqrt(u0^T W^-1 u0) / (sqrt(lambda_min(W)) · min(mu, 1))      (mu > 0),
  *     p_n  = -u_n / W_nn exactly                                          (mu = 0),
  * multiplied by (1 + NSM_BOUND_RTOL) to absorb rounding. If u_n >= 0 the bound is 0.
+ * Evaluated on u0 and W scaled to entries of magnitude at most 1 (the bound is homogeneous),
+ * so data far from 1 (W ~ 1e300, u0 ~ 1e-234) neither overflows nor underflows on the way; a
+ * penetrating contact's bound is at least 2^-1021 (smaller ones are not resolved).
  * Errors (*bound not written): as nsm_routh_planar (NSM_ERR_NULL, NSM_ERR_ARG for mu,
- * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD); NSM_ERR_OVERFLOW when an intermediate (det W, the
- * quadratic form u0^T adj(W) u0) or the bound itself exceeds the double range.
+ * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD); NSM_ERR_OVERFLOW when the bound exceeds the double
+ * range.
  */
 /*@ requires valid_W: W == \null || \valid_read(W + (0 .. 3));
     requires valid_u0: u0 == \null || \valid_read(u0 + (0 .. 1));

@@ -344,26 +344,56 @@ static double pos_part(double x)
     return x > 0.0 ? x : 0.0;
 }
 
+/* The smallest bound returned for a penetrating contact: below 2^-1021 (twice the smallest
+   normal double) the rounding of the subnormal range is not resolved, and the true bound is
+   below this one. */
+#define BOUND_FLOOR 0x1p-1021
+
+/* r·ku/kw (r >= 0; ku, kw > 0), in the order that has no intermediate overflow or underflow
+   where the result is in range; at least BOUND_FLOOR. */
+/*@ requires r >= 0 && ku > 0 && kw > 0;
+    assigns \nothing;
+    ensures \result >= BOUND_FLOOR;
+ */
+static double rescale_bound(double r, double ku, double kw)
+{
+    double res = 0.0;
+    if (ku >= kw) {
+        res = r * (ku / kw); /* a ratio >= 1: an overflow here is the bound's own */
+    } else {
+        const double t[1] = {kw / ku};
+        res = nsm_all_finite(1, t) ? r / t[0] : (r * ku) / kw; /* ku < 1 in the second */
+    }
+    return res >= BOUND_FLOOR ? res : BOUND_FLOOR;
+}
+
 /* Lemma 2 for mu > 0 on a validated SPD W (order (t, n)) and u0 with u_n < 0; -1 when rounding
-   makes the smallest eigenvalue non-positive, -2 when det W, lambda_max or the quadratic form
-   u0^T adj(W) u0 leaves the double range (checked first: an overflow must not read as a zero
-   bound or as a matrix that is not SPD). */
+   makes the smallest eigenvalue non-positive, -2 when an intermediate is not finite (checked
+   first: an overflow must not read as a zero bound or as a matrix that is not SPD).
+   The bound is homogeneous, b(u0, W) = (ku/kw)·b(u0/ku, W/kw): it is evaluated on u0 and W
+   scaled to entries of magnitude at most 1 (ku = max |u0_i|, kw = max(W_tt, W_nn)), so that
+   neither det W nor the quadratic form u0^T adj(W) u0 overflows or underflows for data far
+   from 1 (W = diag(1e300, 1e300) overflowed det W; u0 ~ 1e-234 underflowed the form to 0 and
+   gave a bound of 0 for a penetrating contact). */
 /*@ requires valid: \valid_read(W + (0 .. 3)) && \valid_read(u0 + (0 .. 1));
-    requires pos: W[0] > 0 && W[3] > 0 && mu > 0;
+    requires pos: W[0] > 0 && W[3] > 0 && mu > 0 && u0[1] < 0;
     assigns \nothing;
     ensures \result == -2 || \result == -1 || \result >= 0;
  */
 static double lemma2_bound(const double *W, const double *u0, double mu)
 {
-    double a = W[0];
-    double b = 0.5 * (W[1] + W[2]);
-    double c = W[3];
+    double kw = W[0] > W[3] ? W[0] : W[3];
+    double at = u0[0] < 0.0 ? -u0[0] : u0[0];
+    double ku = at > -u0[1] ? at : -u0[1];
+    double a = W[0] / kw;
+    double b = 0.5 * (W[1] / kw) + 0.5 * (W[2] / kw);
+    double c = W[3] / kw;
     double det = a * c - b * b;
     double h = 0.5 * (a - c);
     /* lambda_min = det/lambda_max: no cancellation when lambda_min << lambda_max */
     double lmax = 0.5 * (a + c) + sqrt(pos_part(h * h + b * b));
-    double ut = u0[0];
-    double un = u0[1];
+    double ut = u0[0] / ku;
+    double un = u0[1] / ku;
     double num = c * ut * ut - 2.0 * b * ut * un + a * un * un;
     const double x[3] = {det, lmax, num};
     if (!nsm_all_finite(3, x)) {
@@ -382,7 +412,7 @@ static double lemma2_bound(const double *W, const double *u0, double mu)
     if (!(den > 0.0)) {
         return -1.0;
     }
-    return pos_part(sqrt(q) / den * (1.0 + NSM_BOUND_RTOL));
+    return rescale_bound(pos_part(sqrt(q) / den * (1.0 + NSM_BOUND_RTOL)), ku, kw);
 }
 
 nsm_status nsm_routh_bound(const double *W, const double *u0, double mu, double *bound)
@@ -400,7 +430,7 @@ nsm_status nsm_routh_bound(const double *W, const double *u0, double mu, double 
     }
     double b = 0.0;
     if (mu == 0.0) {
-        b = pos_part(-u0[1] / W[3] * (1.0 + NSM_BOUND_RTOL));
+        b = rescale_bound(1.0 + NSM_BOUND_RTOL, -u0[1], W[3]);
     } else {
         b = lemma2_bound(W, u0, mu);
         if (b == -2.0) {
