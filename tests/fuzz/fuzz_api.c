@@ -66,7 +66,10 @@
  *     NSM_ERR_OVERFLOW, also for the former known cases v_minus ~ 1e200 and an ill-scaled M
  *     (tests/test_contact.c);
  *  P6 nsm_routh_planar returned NSM_OK with p_n = inf when -u_n/W_nn overflowed, and
- *     nsm_routh_bound an infinite bound: now NSM_ERR_OVERFLOW (tests/test_contact.c);
+ *     nsm_routh_bound an infinite bound: now NSM_ERR_OVERFLOW (tests/test_contact.c); and
+ *     nsm_routh_bound returned 0 for a penetrating contact when u0 ~ 1e-234 underflowed its
+ *     quadratic form (finding_P6_routh_bound_underflow, found by the check p_n <= bound):
+ *     Lemma 2 is now evaluated on scaled data;
  *  P7 nsm_cone_contains decided membership on the unscaled norm, rounded to a subnormal; it
  *     now compares the scaled norm with (mu·ln + tol)/max|lt_i|;
  *  K3, K4 nsm_impact_solve[_d] did not check info for overlap (K3: info over v_plus returned
