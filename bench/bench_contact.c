@@ -272,6 +272,83 @@ static void bench_slack(nsm_policy_kind kind, const char *name)
            1e6 * tsum / NCASE);
 }
 
+/* Hull of the outcome picture: HULL_N points in the unit disk (a cloud of sampled outcomes),
+   with nsm_hull2d (exact orientation) and with the monotone chain a user would write on the
+   rounded cross product (qsort, then double orientation tests), for comparison. */
+#define HULL_N 1000
+typedef struct {
+    double x[HULL_N], y[HULL_N];
+} hull_set;
+
+static size_t hull_idx[HULL_N], hull_out[HULL_N + 1];
+
+static double hull_exact_batch(const void *ctx)
+{
+    const hull_set *h = ctx;
+    size_t nh = 0;
+    if (nsm_hull2d(HULL_N, h->x, h->y, hull_idx, hull_out, &nh) != NSM_OK) {
+        return 0.0;
+    }
+    return (double)nh;
+}
+
+static const hull_set *hull_cur;
+
+static int hull_cmp(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const hull_set *h = hull_cur;
+    if (h->x[i] != h->x[j]) {
+        return h->x[i] < h->x[j] ? -1 : 1;
+    }
+    return h->y[i] < h->y[j] ? -1 : (h->y[i] > h->y[j] ? 1 : 0);
+}
+
+static double hull_cross(const hull_set *h, size_t a, size_t b, size_t c)
+{
+    return (h->x[b] - h->x[a]) * (h->y[c] - h->y[a]) - (h->y[b] - h->y[a]) * (h->x[c] - h->x[a]);
+}
+
+static double hull_rounded_batch(const void *ctx)
+{
+    const hull_set *h = ctx;
+    for (size_t i = 0; i < HULL_N; i++) {
+        hull_idx[i] = i;
+    }
+    hull_cur = h;
+    qsort(hull_idx, HULL_N, sizeof hull_idx[0], hull_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < HULL_N; i++) {
+        while (k >= 2 && hull_cross(h, hull_out[k - 2], hull_out[k - 1], hull_idx[i]) <= 0.0) {
+            k--;
+        }
+        hull_out[k++] = hull_idx[i];
+    }
+    for (size_t i = HULL_N - 1, lower = k + 1; i-- > 0;) {
+        while (k >= lower && hull_cross(h, hull_out[k - 2], hull_out[k - 1], hull_idx[i]) <= 0.0) {
+            k--;
+        }
+        hull_out[k++] = hull_idx[i];
+    }
+    return (double)(k - 1);
+}
+
+static void bench_hull(double *exact, double *rounded)
+{
+    static hull_set h;
+    unsigned long seed = 20261203ul;
+    for (size_t i = 0; i < HULL_N; i++) {
+        double r = sqrt(rnd(&seed)), t = 6.283185307179586 * rnd(&seed);
+        h.x[i] = r * cos(t);
+        h.y[i] = r * sin(t);
+    }
+    if (hull_exact_batch(&h) != hull_rounded_batch(&h)) {
+        printf("hull: the exact and rounded hulls differ in size on the benchmark cloud\n");
+    }
+    *exact = per_second(hull_exact_batch, &h, 1);
+    *rounded = per_second(hull_rounded_batch, &h, 1);
+}
+
 int main(void)
 {
     double rps = bench_routh();
@@ -282,6 +359,8 @@ int main(void)
     double rsp = bench_routh_spatial();
     double sp_steps = 0.0;
     double sps = bench_spatial_block(2000, &sp_steps);
+    double hex = 0.0, hro = 0.0;
+    bench_hull(&hex, &hro);
     printf("%-34s %14s\n", "benchmark", "value");
     printf("%-34s %14.0f\n", "routh planar resolutions / s", rps);
     printf("%-34s %14.0f  (steps 500)\n", "routh spatial resolutions / s", rsp);
@@ -290,6 +369,9 @@ int main(void)
            acc500);
     printf("%-34s %14.0f  (mean steps %.0f)\n", "spatial block solves / s (d = 2)", sps,
            sp_steps);
+    printf("%-34s %14.0f  (%d points)\n", "hull2d exact / s", hex, HULL_N);
+    printf("%-34s %14.0f  (same chain, rounded cross product)\n", "hull rounded (baseline) / s",
+           hro);
     printf("\nslack s/bound on 400 random problems per policy (n 2..8, m 1..n/2, steps 500)\n");
     printf("%-13s %6s %9s %9s %9s %9s %9s %7s %9s\n", "policy", "impacts", "min", "p10",
            "median", "p90", "max", "nobound", "us/solve");
@@ -300,5 +382,7 @@ int main(void)
     printf("boxwall_samples_per_s %.0f\n", bps);
     printf("routh_spatial_per_s %.0f\n", rsp);
     printf("spatial_block_solves_per_s %.0f\n", sps);
+    printf("hull2d_exact_per_s %.0f\n", hex);
+    printf("hull2d_rounded_per_s %.0f\n", hro);
     return 0;
 }

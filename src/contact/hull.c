@@ -25,7 +25,9 @@ static int same_point(size_t npts, const double *x, const double *y, size_t a, s
 /*
  * Exact orientation of three points: the sign of (b - a) × (c - a).
  *
- * The determinant is evaluated without rounding error by error-free transformations
+ * First a filter (Shewchuk's orient2d, stage A): the rounded determinant decides when its
+ * magnitude exceeds the proven bound on its rounding error, the common case; otherwise the
+ * determinant is evaluated without rounding error by error-free transformations
  * (Dekker 1971, "A floating-point technique for extending the available precision";
  * Shewchuk 1997, "Adaptive precision floating-point arithmetic and fast robust geometric
  * predicates", section 2):
@@ -47,12 +49,13 @@ static int same_point(size_t npts, const double *x, const double *y, size_t a, s
  * every error term is 0, and the proofs cover termination, bounds and the range of the result.
  */
 
-/* The exact sum a + b = s + e of two doubles (Knuth's TwoSum: no magnitude order needed). */
+/* A rounded result s and its rounding error e: the exact value is s + e. */
 typedef struct {
-    double s; /**< the rounded sum (or product) */
+    double s; /**< the rounded sum or product */
     double e; /**< its rounding error */
 } exact_pair;
 
+/* The exact sum a + b = s + e of two doubles (Knuth's TwoSum: no magnitude order needed). */
 /*@ assigns \nothing; */
 static exact_pair two_sum(double a, double b)
 {
@@ -178,7 +181,40 @@ static int axis_diffs(double a, double b, double c, double *d)
     return 1;
 }
 
-/* The sign (-1, 0, 1) of the orientation of points a, b, c: 1 for a left turn a -> b -> c. */
+/* Shewchuk's error bound of the rounded determinant: |computed - exact| <= ORIENT_ERR_A times
+   (|detleft| + |detright|) when no product overflows or underflows (ccwerrboundA, (3 + 16 eps)
+   eps with eps = 2^-53); ORIENT_ERR_ABS covers the absolute error of products that underflow
+   (at most 2^-1075 each, and the subtraction). */
+#define ORIENT_ERR_A (3.0 * 0x1p-53 + 16.0 * 0x1p-106)
+#define ORIENT_ERR_ABS 0x1p-1070
+
+/* The sign of the rounded determinant when it is certain (its magnitude beyond the error
+   bound, everything finite), else 0 (the exact evaluation decides). */
+/*@ assigns \nothing;
+    ensures \result == -1 || \result == 0 || \result == 1;
+ */
+static int orient_filtered(double ax, double ay, double bx, double by, double cx, double cy)
+{
+    double detl = (bx - ax) * (cy - ay);
+    double detr = (by - ay) * (cx - ax);
+    double det = detl - detr;
+    double sum = abs_of(detl) + abs_of(detr);
+    const double v[2] = {det, sum};
+    if (!nsm_all_finite(2, v)) {
+        return 0;
+    }
+    double err = ORIENT_ERR_A * sum + ORIENT_ERR_ABS;
+    if (det > err) {
+        return 1;
+    }
+    if (-det > err) {
+        return -1;
+    }
+    return 0;
+}
+
+/* The sign (-1, 0, 1) of the orientation of points a, b, c: 1 for a left turn a -> b -> c:
+   the rounded determinant where its sign is certain, else the exact evaluation. */
 /*@ requires npts <= NSM_MAX_DIM * NSM_MAX_DIM;
     requires a < npts && b < npts && c < npts;
     requires \valid_read(x + (0 .. npts - 1)) && \valid_read(y + (0 .. npts - 1));
@@ -188,6 +224,10 @@ static int axis_diffs(double a, double b, double c, double *d)
 static int orient(size_t npts, const double *x, const double *y, size_t a, size_t b, size_t c)
 {
     (void)npts; /* the bound of a, b and c, for the contract */
+    int fast = orient_filtered(x[a], y[a], x[b], y[b], x[c], y[c]);
+    if (fast != 0) {
+        return fast;
+    }
     double dx[4];
     double dy[4];
     if (!axis_diffs(x[a], x[b], x[c], dx) || !axis_diffs(y[a], y[b], y[c], dy)) {
