@@ -1,6 +1,7 @@
 /* Convex hull of points in the plane (Andrew's monotone chain) on an exact orientation test. */
 #include <stdint.h>
 #include "nsmech/contact.h"
+#include "../nsm_math.h"
 
 /* 1 if point a precedes point b in (x, y) lexicographic order. */
 /*@ assigns \nothing;
@@ -118,15 +119,6 @@ static size_t grow(double *e, size_t len, double t)
     return len + 1;
 }
 
-/* |a|. */
-/*@ assigns \nothing;
-    ensures \result >= 0;
- */
-static double abs_of(double a)
-{
-    return a < 0.0 ? -a : a;
-}
-
 /* The power of two that brings m (> 0, finite) into [2^-200, 2^400] (at most 6 factors of
    2^200 up or 3 of 2^-200 down: 2^-1074 <= m < 2^1024). */
 /*@ assigns \nothing; */
@@ -158,16 +150,16 @@ static double axis_scale(double m)
  */
 static int axis_diffs(double a, double b, double c, double *d)
 {
-    double m0 = abs_of(a);
-    double m1 = abs_of(b);
-    double m2 = abs_of(c);
+    double m0 = fabs(a);
+    double m1 = fabs(b);
+    double m2 = fabs(c);
     double top = m0 > m1 ? m0 : m1;
     top = top > m2 ? top : m2;
     double h = top >= 0x1p1022 ? 0.5 : 1.0; /* no difference beyond DBL_MAX */
     exact_pair db = two_sum(h * b, -(h * a));
     exact_pair dc = two_sum(h * c, -(h * a));
-    double mb = abs_of(db.s);
-    double mc = abs_of(dc.s);
+    double mb = fabs(db.s);
+    double mc = fabs(dc.s);
     double mx = mb > mc ? mb : mc;
     if (!(mx > 0.0)) {
         d[0] = d[1] = d[2] = d[3] = 0.0;
@@ -198,7 +190,7 @@ static int orient_filtered(double ax, double ay, double bx, double by, double cx
     double detl = (bx - ax) * (cy - ay);
     double detr = (by - ay) * (cx - ax);
     double det = detl - detr;
-    double sum = abs_of(detl) + abs_of(detr);
+    double sum = fabs(detl) + fabs(detr);
     const double v[2] = {det, sum};
     if (!nsm_all_finite(2, v)) {
         return 0;

@@ -383,7 +383,7 @@ static double rescale_bound(double r, double ku, double kw)
 static double lemma2_bound(const double *W, const double *u0, double mu)
 {
     double kw = W[0] > W[3] ? W[0] : W[3];
-    double at = u0[0] < 0.0 ? -u0[0] : u0[0];
+    double at = fabs(u0[0]);
     double ku = at > -u0[1] ? at : -u0[1];
     double a = W[0] / kw;
     double b = 0.5 * (W[1] / kw) + 0.5 * (W[2] / kw);
