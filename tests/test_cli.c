@@ -586,6 +586,64 @@ static void test_exit3_prints_result(void)
     free(err);
 }
 
+/*
+ * docs/cli.md: "steps" and "fw_iters" set the integrator's options; a bound not certified
+ * within the budget is "not_certified" (exit 3), not "no_bound". A flat box landing on two
+ * corners with mu = 100: gamma = 1 (parallel normals), which Frank–Wolfe does not certify
+ * from a budget of 50 iterations (the default budget does: tests/test_contact.c); with mu = 1
+ * and "steps": 40 the run takes at most 40 steps (the default 2000 takes over 600).
+ */
+static void test_impact_steps_fw_iters(void)
+{
+    const char *text[2] = {
+        "{\"M\": [[1,0,0],[0,1,0],[0,0,0.4166666666666667]], \"Jn\": [[0,1,-1],[0,1,1]],"
+        " \"Jt\": [[1,0,0.5],[1,0,0.5]], \"mu\": [100, 100], \"v\": [0,-1,0],"
+        " \"policy\": \"simultaneous\", \"fw_iters\": 50}\n",
+        "{\"M\": [[1,0,0],[0,1,0],[0,0,0.4166666666666667]], \"Jn\": [[0,1,-1],[0,1,1]],"
+        " \"Jt\": [[1,0,0.5],[1,0,0.5]], \"mu\": [1, 1], \"v\": [0,-1,0],"
+        " \"policy\": \"simultaneous\", \"steps\": 40}\n"};
+    for (int k = 0; k < 2; k++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/flatbox%d.json", tmpdir, k);
+        FILE *fp = fopen(path, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+        fputs(text[k], fp);
+        fclose(fp);
+        char *out, *err;
+        int rc = run_nsm("impact", path, &out, &err);
+        cJSON *res = out != NULL ? cJSON_Parse(out) : NULL;
+        const cJSON *st = cJSON_GetObjectItem(res, "status");
+        if (k == 0) {
+            CU_ASSERT_EQUAL(rc, 3);
+            CU_ASSERT(cJSON_IsString(st) && strcmp(st->valuestring, "not_certified") == 0);
+        } else {
+            CU_ASSERT_EQUAL(rc, 0);
+            CU_ASSERT(cJSON_IsString(st) && strcmp(st->valuestring, "ok") == 0);
+            /* the box stops after s = 1 of the bound: fewer than 40 full steps */
+            const cJSON *steps = cJSON_GetObjectItem(res, "steps");
+            CU_ASSERT(cJSON_IsNumber(steps) && steps->valuedouble >= 1 &&
+                      steps->valuedouble <= 40);
+        }
+        cJSON_Delete(res);
+        free(out);
+        free(err);
+    }
+    /* out of range: named */
+    char path[128];
+    snprintf(path, sizeof path, "%s/flatbox_bad.json", tmpdir);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("{\"M\": [[1]], \"Jn\": [[1]], \"Jt\": [[0]], \"mu\": [0], \"v\": [-1],"
+          " \"policy\": \"simultaneous\", \"steps\": 0}\n", fp);
+    fclose(fp);
+    char *out, *err;
+    int rc = run_nsm("impact", path, &out, &err);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT(err != NULL && strstr(err, "'steps'") != NULL);
+    free(out);
+    free(err);
+}
+
 /* Every example problem file (examples/problems/NAME.json) named in the documentation exists. */
 static void test_doc_paths(void)
 {
@@ -709,6 +767,7 @@ static CU_TestInfo cli_tests[] = {
     {"sampled ball-stack outcomes: counts, energy, bound", test_impact_sampled_example},
     {"sample run on a terminal: progress line on standard error", test_progress_on_terminal},
     {"exit 3 of a single impact run: result printed, one line", test_exit3_prints_result},
+    {"impact: steps and fw_iters fields; not_certified is its own status", test_impact_steps_fw_iters},
     {"example problems named in the documentation exist", test_doc_paths},
     CU_TEST_INFO_NULL,
 };

@@ -710,6 +710,47 @@ static void test_impact_no_bound(void)
     CU_ASSERT(fabs(vp[0]) <= 1e-9);
 }
 
+/*
+ * Claim (contact.h, termination bound): NSM_ERR_NO_BOUND only when gamma is 0 to the wedge
+ * tolerance; an uncertified gamma > 0 is NSM_ERR_NOT_CERTIFIED; Frank–Wolfe goes on past
+ * opts.fw_iters while its gap shrinks. A flat box (mass 1, 2 × 1, I = 5/12) lands on its two
+ * lower corners at v- = (0, -1, 0): the normals are parallel, so J^T Lambda has y component
+ * sum Lambda_n = 1 on the slice and gamma >= 1 for every mu (nothing wedges); by symmetry the
+ * plastic outcome is v+ = 0 (closed form).
+ */
+static void test_impact_not_certified(void)
+{
+    double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 5.0 / 12.0};
+    double Jn[6] = {0, 1, -1, 0, 1, 1}, Jt[6] = {1, 0, 0.5, 1, 0, 0.5};
+    double vm[3] = {0, -1, 0}, vp[3], L[4], work[512];
+    double ratios[2] = {1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    nsm_impact_info info;
+    CU_ASSERT_FATAL(nsm_impact_work(3, 2) <= 512);
+    /* mu = 100: the default budget (5000) did not certify gamma before the extension */
+    double mu[2] = {100, 100};
+    nsm_status st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
+                                     nsm_impact_work(3, 2));
+    CU_ASSERT_EQUAL(st, NSM_OK);
+    CU_ASSERT_EQUAL(info.has_bound, 1);
+    /* gamma = 1, attained at Lambda_n = (1/2, 1/2), Lambda_t = 0: a lower bound is <= 1 */
+    CU_ASSERT(info.gamma_lb > 0.0 && info.gamma_lb <= 1.0 + 1e-9);
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT(fabs(vp[i]) <= 1e-9);
+    }
+    /* mu = 1e4: not certified, and not reported as wedging */
+    mu[0] = mu[1] = 1e4;
+    st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
+                          nsm_impact_work(3, 2));
+    CU_ASSERT_EQUAL(st, NSM_ERR_NOT_CERTIFIED);
+    CU_ASSERT_EQUAL(info.has_bound, 0);
+    CU_ASSERT_EQUAL(info.terminated, 1);
+    CU_ASSERT(vp[1] >= -info.check_tol);
+    CU_ASSERT_STRING_NOT_EQUAL(nsm_status_str(NSM_ERR_NOT_CERTIFIED),
+                               nsm_status_str(NSM_ERR_NO_BOUND));
+}
+
 static void test_impact_boxwall(void)
 {
     problem P;
@@ -1461,6 +1502,8 @@ static CU_TestInfo impact_tests[] = {
     {"impact: sampled policy (1000 cases)", test_policy_sampled},
     {"impact: bad input statuses, separating input", test_impact_errors},
     {"impact: wedged contacts give NSM_ERR_NO_BOUND and the fallback", test_impact_no_bound},
+    {"impact: gamma > 0 not certified is NSM_ERR_NOT_CERTIFIED, not NO_BOUND (flat box)",
+     test_impact_not_certified},
     {"impact: box against floor and wall, every policy", test_impact_boxwall},
     {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
     {"hull2d: property against brute force", test_hull},

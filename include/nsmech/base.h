@@ -39,11 +39,10 @@ typedef enum nsm_status {
     NSM_ERR_NO_CONVERGENCE,  /**< an iteration did not converge within its cap */
     NSM_ERR_WORKSPACE,       /**< the workspace is smaller than the *_work() query says */
     NSM_ERR_ALIAS,           /**< outputs overlap inputs or each other where that is forbidden */
-    NSM_ERR_NO_BOUND,        /**< no a-priori bound was certified: gamma may be 0 (the contacts
-                                  can wedge), or the iterations did not certify gamma > 0 */
-    NSM_ERR_NOT_CERTIFIED,   /**< reserved, returned by no function of this version (an
-                                  uncertified bound is NSM_ERR_NO_BOUND); kept so that the
-                                  values of the codes after it do not change */
+    NSM_ERR_NO_BOUND,        /**< no a-priori bound: gamma is 0 to the wedge tolerance (the
+                                  contacts may wedge) */
+    NSM_ERR_NOT_CERTIFIED,   /**< no a-priori bound certified within the iteration budget:
+                                  gamma > 0 was neither shown nor found to be 0 */
     NSM_ERR_OVERFLOW,        /**< finite inputs gave an overflow or a non-finite intermediate result */
     NSM_STATUS_COUNT         /**< number of status codes (not a status) */
 } nsm_status;

@@ -224,16 +224,22 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  *   otherwise: s <= 2‖v_-‖_M / gamma, gamma = min ‖J^T Lambda‖_{M^-1} over the slice of the product
  *          of friction cones with sum Lambda_n = 1; a certified lower bound on gamma comes from
  *          Frank–Wolfe on min Lambda^T W Lambda over the slice (f(Lambda_k) - duality gap_k is a
- *          lower bound on the minimum, exactly, in real arithmetic).
+ *          lower bound on the minimum, exactly, in real arithmetic). Frank–Wolfe runs
+ *          opts.fw_iters iterations, then keeps doubling that budget while its duality gap
+ *          shrinks by a quarter per doubling, up to 64 times the budget and 10^6 iterations
+ *          (or the budget, if larger).
  * Both are multiplied by 1 + NSM_BOUND_RTOL. The step is h = bound/opts.steps; every segment
  * adds at least hmin to s, so at most step_cap = opts.steps·NSM_IMPACT_MIN_STEP_RATIO + 1
  * steps fit under the bound: that cap bounds the loop.
- * If s exceeds the bound: NSM_ERR_BOUND. If no positive lower bound on gamma is certified
- * (gamma = 0: the contacts can wedge; or gamma > 0 but opts.fw_iters iterations do not
- * certify it — more iterations may): the documented fallback is to integrate with
- * h = s_ref/opts.steps, s_ref = sum over penetrating contacts of -u_n,c/W_nn,c (their
- * frictionless impulses), for at most opts.fallback_steps steps; the outputs are written and
- * NSM_ERR_NO_BOUND is returned (info->terminated says whether the impact ended).
+ * If s exceeds the bound: NSM_ERR_BOUND. If no positive lower bound on gamma is certified,
+ * the documented fallback is to integrate with h = s_ref/opts.steps, s_ref = sum over
+ * penetrating contacts of -u_n,c/W_nn,c (their frictionless impulses), for at most
+ * opts.fallback_steps steps; the outputs are written (info->terminated says whether the
+ * impact ended) and the status says why there was no bound: NSM_ERR_NO_BOUND when Frank–
+ * Wolfe reached a point of the slice with Lambda^T W Lambda <= 1e-12·max_c W_nn,c (gamma is
+ * 0 to that tolerance: the contacts may wedge), NSM_ERR_NOT_CERTIFIED otherwise (gamma > 0
+ * was not certified within the iterations; a larger opts.fw_iters may certify it; for one
+ * planar contact, Lemma 2 did not give a bound).
  */
 
 /** Ratio h/hmin of the full step to the shortest segment. */
@@ -265,7 +271,8 @@ typedef struct nsm_impact_opts {
     double ztol;           /**< |u_t| <= ztol counts as rest (>= 0) */
     double ntol;           /**< a contact penetrates when u_n < -ntol (>= 0) */
     double vtol;           /**< final check: J_n,c v_+ >= -max(vtol·(1 + max_c |J_n,c v_-|), ntol) */
-    size_t fw_iters;       /**< Frank–Wolfe iterations for gamma (m > 1), 1 .. 10^6 */
+    size_t fw_iters;       /**< Frank–Wolfe iteration budget for gamma (m > 1), 1 .. 10^6;
+                                extended while the duality gap shrinks (see above) */
     size_t fallback_steps; /**< step cap when no bound exists, 1 .. 10^8 */
 } nsm_impact_opts;
 
@@ -324,10 +331,11 @@ size_t nsm_impact_work(size_t n, size_t m);
  * checked before the trivial answer, so it is returned even when nothing penetrates) —
  * nothing written but work;
  * NSM_ERR_BOUND (s exceeded the bound), NSM_ERR_NO_CONVERGENCE (step cap reached, or the final
- * check failed) — v_plus, Lambda and info written; NSM_ERR_NO_BOUND — see above;
+ * check failed) — v_plus, Lambda and info written; NSM_ERR_NO_BOUND, NSM_ERR_NOT_CERTIFIED —
+ * see above;
  * NSM_ERR_OVERFLOW also when a result (v_plus, Lambda, or a real field of info) is not finite
  * — v_plus, Lambda and info written as computed. It takes precedence over NSM_ERR_BOUND,
- * NSM_ERR_NO_CONVERGENCE and NSM_ERR_NO_BOUND.
+ * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND and NSM_ERR_NOT_CERTIFIED.
  * opts = NULL means NSM_IMPACT_OPTS_DEFAULT.
  */
 /*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
@@ -521,7 +529,8 @@ size_t nsm_outcome_work(size_t n, size_t m);
  * Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
  * nsamples) = *nruns; a run is accepted when its status is NSM_OK; *accepted counts them.
  * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,
- * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND) or v_minus (other statuses, among them
+ * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND, NSM_ERR_NOT_CERTIFIED) or v_minus (other
+ * statuses, among them
  * NSM_ERR_OVERFLOW when an impulse or velocity of that run left the double range).
  * Workspace: nsm_outcome_work(n, m) doubles. opts = NULL means NSM_IMPACT_OPTS_DEFAULT.
  * Errors (nothing written but work): NSM_ERR_NULL; NSM_ERR_SIZE (n, m as nsm_impact_solve,

@@ -216,6 +216,39 @@ static double tnorm(size_t d, double a, double b)
 /* Frank–Wolfe lower bound on gamma² = min Λ^T W Λ over the cone slice (sum Λ_n = 1)           */
 /* ---------------------------------------------------------------------------------------- */
 
+/* Frank–Wolfe runs opts.fw_iters iterations, then keeps doubling the budget while the duality
+   gap shrinks by NSM_FW_SHRINK per doubling, up to NSM_FW_EXTEND times the budget and at most
+   NSM_FW_MAX_ITERS iterations in all (or the budget, if larger). */
+#define NSM_FW_EXTEND 64u
+#define NSM_FW_MAX_ITERS 1000000u
+#define NSM_FW_SHRINK 0.75
+/* gamma² is taken as 0 (the contacts may wedge) when FW reaches a point of the slice with
+   Λ^T W Λ <= NSM_WEDGE_RTOL · max_c W_nn,c. */
+#define NSM_WEDGE_RTOL 1e-12
+
+/* Largest normal diagonal entry W_nn,c of W (the scale of Λ^T W Λ on the slice). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1));
+    assigns \nothing;
+    ensures \result >= 0;
+ */
+static double max_normal_diag(size_t m, const double *W)
+{
+    size_t K = 3 * m;
+    double a = 0.0;
+    /*@ loop invariant 0 <= c <= m && a >= 0;
+        loop assigns c, a;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        /*@ assert K * K == 9 * m * m; */
+        lemma_idx(3 * c + 2, 3 * c + 2, K);
+        double x = W[(3 * c + 2) * K + 3 * c + 2];
+        a = x > a ? x : a;
+    }
+    return a;
+}
+
 /* Minimiser of g·Λ over the slice: at one contact c, Λ_n,c = 1 and Λ_t,c = -mu_c g_t,c/|g_t,c|
    (the value g_n,c - mu_c |g_t,c|); every other entry 0. Writes it to sv. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
@@ -258,13 +291,18 @@ static void fw_vertex(size_t m, size_t d, const double *mu, const double *g, dou
     requires \valid_read(mu + (0 .. m - 1)) && \valid_read(W + (0 .. 9 * m * m - 1));
     requires \valid(lam + (0 .. 3 * m - 1)) && \valid(g + (0 .. 3 * m - 1));
     requires \valid(sv + (0 .. 3 * m - 1)) && \valid(dv + (0 .. 3 * m - 1));
-    requires \valid(gap);
+    requires 1 <= iters <= 1000000;
+    requires \valid(gap) && \valid(fval) && \separated(gap, fval);
     requires \separated(gap, lam + (0 .. 3 * m - 1), g + (0 .. 3 * m - 1), sv + (0 .. 3 * m - 1),
                         dv + (0 .. 3 * m - 1));
-    assigns lam[0 .. 3 * m - 1], g[0 .. 3 * m - 1], sv[0 .. 3 * m - 1], dv[0 .. 3 * m - 1], *gap;
+    requires \separated(fval, lam + (0 .. 3 * m - 1), g + (0 .. 3 * m - 1),
+                        sv + (0 .. 3 * m - 1), dv + (0 .. 3 * m - 1));
+    assigns lam[0 .. 3 * m - 1], g[0 .. 3 * m - 1], sv[0 .. 3 * m - 1], dv[0 .. 3 * m - 1], *gap,
+            *fval;
  */
 static double fw_lower(size_t m, size_t d, const double *mu, const double *W, size_t iters,
-                       double *lam, double *g, double *sv, double *dv, double *gap)
+                       double wedge_tol, double *lam, double *g, double *sv, double *dv,
+                       double *gap, double *fval)
 {
     size_t K = 3 * m;
     /*@ assert K * K == 9 * m * m; */
@@ -272,13 +310,32 @@ static double fw_lower(size_t m, size_t d, const double *mu, const double *W, si
     lam[2] = 1.0;
     double lb = -1.0;
     *gap = 0.0;
-    /*@ loop invariant 0 <= k <= iters;
-        loop assigns k, lb, lam[0 .. K - 1], g[0 .. K - 1], sv[0 .. K - 1], dv[0 .. K - 1], *gap;
-        loop variant iters - k;
+    *fval = 0.0;
+    size_t total = iters * NSM_FW_EXTEND;
+    if (total > NSM_FW_MAX_ITERS) {
+        total = iters > NSM_FW_MAX_ITERS ? iters : NSM_FW_MAX_ITERS;
+    }
+    size_t next = iters; /* the next checkpoint: iters, 2·iters, 4·iters, ... */
+    double gap_mark = -1.0;
+    /*@ loop invariant 0 <= k <= total;
+        loop invariant 1 <= next;
+        loop assigns k, lb, next, gap_mark, lam[0 .. K - 1], g[0 .. K - 1], sv[0 .. K - 1],
+                     dv[0 .. K - 1], *gap, *fval;
+        loop variant total - k;
      */
-    for (size_t k = 0; k < iters; k++) {
+    for (size_t k = 0; k < total; k++) {
+        if (k == next) {
+            /* the budget is spent: go on, doubling it, only while the gap still shrinks by a
+               quarter per doubling (FW's gap decreases like 1/k while it converges) */
+            if (!(gap_mark < 0.0 || *gap <= NSM_FW_SHRINK * gap_mark)) {
+                break;
+            }
+            gap_mark = *gap;
+            next = next <= total / 2 ? 2 * next : total;
+        }
         matvec(K, K, W, lam, g); /* g = W Λ: gradient / 2 */
         double f = dot(K, lam, g);
+        *fval = f;
         fw_vertex(m, d, mu, g, sv);
         double gp = 2.0 * (f - dot(K, sv, g));
         *gap = gp;
@@ -287,6 +344,9 @@ static double fw_lower(size_t m, size_t d, const double *mu, const double *W, si
         }
         if (lb > 0.0 && lb >= 0.25 * f) {
             break; /* gamma certified within a factor 2 */
+        }
+        if (f <= wedge_tol) {
+            break; /* a point of the slice with |J^T Λ| ~ 0: the contacts may wedge */
         }
         /*@ loop invariant 0 <= i <= K;
             loop assigns i, dv[0 .. K - 1];
@@ -1375,12 +1435,16 @@ static nsm_status impact_prepare(size_t n, size_t m, size_t d, const double *M, 
                    1 <= opts->fallback_steps <= 100000000;
     requires valid_work: \valid(work + (0 .. nsm_impact_need(n, m) - 1));
     requires sep: \separated(inf, work + (0 .. nsm_impact_need(n, m) - 1));
-    assigns work[0 .. nsm_impact_need(n, m) - 1], *inf;
+    requires valid_wedge: \valid(wedge) && \separated(wedge, inf) &&
+                          \separated(wedge, work + (0 .. nsm_impact_need(n, m) - 1));
+    assigns work[0 .. nsm_impact_need(n, m) - 1], *inf, *wedge;
     ensures h: \result >= 0;
     ensures cap: inf->step_cap <= 4000000000;
+    ensures wedge: *wedge == 0 || *wedge == 1;
  */
 static double impact_bound(size_t n, size_t m, size_t d, const double *mu,
-                           const nsm_impact_opts *opts, double *work, nsm_impact_info *inf)
+                           const nsm_impact_opts *opts, double *work, nsm_impact_info *inf,
+                           int *wedge)
 {
     size_t K = 3 * m;
     /*@ assert K * n == 3 * m * n && K * K == 9 * m * m; */
@@ -1394,6 +1458,7 @@ static double impact_bound(size_t n, size_t m, size_t d, const double *mu,
     inf->gamma_lb = 0.0;
     inf->fw_gap = 0.0;
     inf->has_bound = 0;
+    *wedge = 0;
     if (m == 1 && d == 1) {
         /* Lemma 2 on the (t, n) block of W */
         double W2[4];
@@ -1411,8 +1476,11 @@ static double impact_bound(size_t n, size_t m, size_t d, const double *mu,
         }
     } else {
         double gap = 0.0;
-        double lb = fw_lower(m, d, mu, W, opts->fw_iters, f1, f2, f3, f4, &gap);
+        double fval = 0.0;
+        double wtol = NSM_WEDGE_RTOL * max_normal_diag(m, W);
+        double lb = fw_lower(m, d, mu, W, opts->fw_iters, wtol, f1, f2, f3, f4, &gap, &fval);
         inf->fw_gap = gap;
+        *wedge = !(lb > 0.0) && fval <= wtol;
         if (lb > 0.0 && inf->energy_minus >= 0.0) {
             double g = sqrt(lb) * (1.0 - NSM_BOUND_RTOL);
             double b = 2.0 * sqrt(2.0 * inf->energy_minus) / g * (1.0 + NSM_BOUND_RTOL);
@@ -1556,6 +1624,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
         return NSM_ERR_OVERFLOW; /* the bound (energy) or the final check has no meaning */
     }
     nsm_status rs = NSM_OK;
+    int wedge = 0;
     int trivial = count_pen(m, u, opts->ntol) == 0;
     if (trivial) {
         inf.bound = 0.0;
@@ -1565,7 +1634,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
         copy_vec(n, vm, vp);
         zero_vec((d + 1) * m, Lam);
     } else {
-        double h = impact_bound(n, m, d, mu, opts, work, &inf);
+        double h = impact_bound(n, m, d, mu, opts, work, &inf, &wedge);
         double s = 0.0;
         size_t steps = 0;
         size_t forced = 0;
@@ -1583,7 +1652,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     }
     rs = impact_finish(n, m, d, Jn, vp, Lam, rs, &inf, info);
     if (rs != NSM_ERR_OVERFLOW && !trivial && !inf.has_bound) {
-        return NSM_ERR_NO_BOUND;
+        return wedge ? NSM_ERR_NO_BOUND : NSM_ERR_NOT_CERTIFIED;
     }
     return rs;
 }

@@ -26,8 +26,8 @@
  *  A1 the status is one the function documents (its "Errors" list or status clause);
  *  A2 inputs (const) are never modified, on any status;
  *  A3 on an error the header says writes nothing (or nothing but work), every output is
- *     bitwise unchanged (compared with a copy); impact's BOUND, NO_CONVERGENCE and NO_BOUND,
- *     documented to write the outputs and info, are exempt;
+ *     bitwise unchanged (compared with a copy); impact's BOUND, NO_CONVERGENCE, NO_BOUND and
+ *     NOT_CERTIFIED, documented to write the outputs and info, are exempt;
  *  A4 an output placed where the header says overlap is rejected (an input, another output,
  *     the work the query asks for, info) gives an argument error (NSM_ERR_ALIAS or one found
  *     before it: NULL, SIZE, ARG, WORKSPACE, NOT_FINITE, NOT_SPD), never a computed status;
@@ -1181,7 +1181,7 @@ static void f_impact(rd *r)
                         BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) | BIT(NSM_ERR_ALIAS) |
                         BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_BOUND) |
                         BIT(NSM_ERR_NO_CONVERGENCE) | BIT(NSM_ERR_NO_BOUND) |
-                        BIT(NSM_ERR_OVERFLOW));
+                        BIT(NSM_ERR_NOT_CERTIFIED) | BIT(NSM_ERR_OVERFLOW));
     /* the options in effect: opts = NULL means the defaults */
     const nsm_impact_opts dflt = NSM_IMPACT_OPTS_DEFAULT;
     const nsm_impact_opts eff = optp != NULL ? opts : dflt;
@@ -1201,10 +1201,10 @@ static void f_impact(rd *r)
         }
     }
     {
-        /* BOUND, NO_CONVERGENCE, NO_BOUND and OVERFLOW (a non-finite result) may write the
-           outputs and info */
+        /* BOUND, NO_CONVERGENCE, NO_BOUND, NOT_CERTIFIED and OVERFLOW (a non-finite result)
+           may write the outputs and info */
         int wrote = s == NSM_ERR_BOUND || s == NSM_ERR_NO_CONVERGENCE ||
-                    s == NSM_ERR_NO_BOUND || s == NSM_ERR_OVERFLOW;
+                    s == NSM_ERR_NO_BOUND || s == NSM_ERR_NOT_CERTIFIED || s == NSM_ERR_OVERFLOW;
         check_common(&F, s, wrote, 0);
         if (s == NSM_OK) {
             double ii[7] = {info->s,            info->bound,       info->gamma_lb, info->fw_gap,

@@ -101,8 +101,8 @@ void cli_progress_end(cli_progress *p, size_t done);
  */
 typedef struct cli_budget {
     size_t max_samples;           /* "samples" above this run this many samples */
-    size_t impact_steps;          /* nsm_impact_opts.steps */
-    size_t impact_fw_iters;       /* nsm_impact_opts.fw_iters */
+    size_t impact_steps;          /* cap on nsm_impact_opts.steps (file or default) */
+    size_t impact_fw_iters;       /* cap on nsm_impact_opts.fw_iters (file or default) */
     size_t impact_fallback_steps; /* nsm_impact_opts.fallback_steps */
 } cli_budget;
 

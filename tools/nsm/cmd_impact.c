@@ -7,7 +7,7 @@
 
 static const char *const imp_fields[] = {
     "M", "Jn", "Jt", "tangent_dim", "mu", "v", "policy", "order", "samples", "seed", "hold",
-    "tol", NULL
+    "tol", "steps", "fw_iters", NULL
 };
 
 /* The parsed problem. */
@@ -21,6 +21,8 @@ typedef struct imp_problem {
     unsigned long long seed;
     double tol;
     int has_tol;
+    size_t steps;          /* nsm_impact_opts.steps; 0: the default */
+    size_t fw_iters;       /* nsm_impact_opts.fw_iters; 0: the default */
 } imp_problem;
 
 static void imp_free(imp_problem *p)
@@ -207,6 +209,16 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
         cli_fail(e, "field 'tol': must be > 0");
         return -1;
     }
+    x = 0.0;
+    if (read_count(pb, "steps", 1, 1e6, &x, e) < 0) {
+        return -1;
+    }
+    p->steps = (size_t)x;
+    x = 0.0;
+    if (read_count(pb, "fw_iters", 1, 1e6, &x, e) < 0) {
+        return -1;
+    }
+    p->fw_iters = (size_t)x;
     return 0;
 }
 
@@ -218,6 +230,7 @@ static const char *status_name(nsm_status s)
     case NSM_ERR_BOUND: return "bound_exceeded";
     case NSM_ERR_NO_CONVERGENCE: return "no_convergence";
     case NSM_ERR_NO_BOUND: return "no_bound";
+    case NSM_ERR_NOT_CERTIFIED: return "not_certified";
     default: return "error";
     }
 }
@@ -226,7 +239,7 @@ static const char *status_name(nsm_status s)
 static int reportable(nsm_status s)
 {
     return s == NSM_OK || s == NSM_ERR_BOUND || s == NSM_ERR_NO_CONVERGENCE
-           || s == NSM_ERR_NO_BOUND;
+           || s == NSM_ERR_NO_BOUND || s == NSM_ERR_NOT_CERTIFIED;
 }
 
 /* The input field behind an argument fault named by nsm_impact_arg_fault ("options" for the
@@ -238,6 +251,7 @@ static const char *fault_field(const char *fault)
     static const char *const map[][2] = {
         {"d", "tangent_dim"}, {"m", "Jn"},     {"mu", "mu"},
         {"pol.order", "order"}, {"pol.hold", "hold"}, {"opts.vtol", "tol"},
+        {"opts.steps", "steps"}, {"opts.fw_iters", "fw_iters"},
     };
     if (fault == NULL) {
         return "options";
@@ -308,13 +322,19 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
     if (p->has_tol) {
         opts.vtol = p->tol;
     }
+    opts.steps = p->steps > 0 ? p->steps : opts.steps;
+    opts.fw_iters = p->fw_iters > 0 ? p->fw_iters : opts.fw_iters;
     size_t samples = p->samples;
     if (budget != NULL) {
         if (budget->max_samples > 0 && samples > budget->max_samples) {
             samples = budget->max_samples;
         }
-        opts.steps = budget->impact_steps > 0 ? budget->impact_steps : opts.steps;
-        opts.fw_iters = budget->impact_fw_iters > 0 ? budget->impact_fw_iters : opts.fw_iters;
+        if (budget->impact_steps > 0 && opts.steps > budget->impact_steps) {
+            opts.steps = budget->impact_steps;
+        }
+        if (budget->impact_fw_iters > 0 && opts.fw_iters > budget->impact_fw_iters) {
+            opts.fw_iters = budget->impact_fw_iters;
+        }
         opts.fallback_steps = budget->impact_fallback_steps > 0 ? budget->impact_fallback_steps
                                                                 : opts.fallback_steps;
     }
