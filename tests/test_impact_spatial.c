@@ -246,10 +246,13 @@ static double embed_diff(const embed *E, const nsm_impact_policy *pol, size_t st
 
 /*
  * Sequential resolution: one contact at a time, whose friction rule is exact for both
- * solvers, so the results agree to rounding. Simultaneous resolution: a contact at rest
- * sticks by its own block while the other contacts' impulses make it drift, and the two
- * solvers resolve that chattering differently within a step (exact segments vs midpoint
- * directions): where they differ, the difference must shrink as the step shrinks.
+ * solvers, so the results agree to rounding. Simultaneous resolution: the planar solver
+ * holds contacts at rest exactly (held weights and joint stick rates, docs/math.md), the
+ * spatial one lets them alternate between penetrating and resolved, or between stick and
+ * slip, within a step; that alternation converges to the held motion as the step shrinks,
+ * at first order and in a staircase (seen: the same spatial result at 400 and 6400 steps,
+ * then closer at 25600 and 10^6). Where the two differ, the difference at 102400 steps must
+ * be at most half the difference at 400.
  */
 static int prop_planar_embedding(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
 {
@@ -314,7 +317,7 @@ static int prop_planar_embedding(nsm_rng *rng, void *vctx, char *msg, size_t msg
         snprintf(msg, msglen, "sequential: planar and spatial differ by %g", d1);
         return 1;
     }
-    double d2 = embed_diff(&E, &pol, 6400, msg, msglen);
+    double d2 = embed_diff(&E, &pol, 102400, msg, msglen);
     if (d2 == -1.0) {
         return 1;
     }
@@ -323,7 +326,7 @@ static int prop_planar_embedding(nsm_rng *rng, void *vctx, char *msg, size_t msg
         return 0;
     }
     if (!(d2 <= 0.5 * d1) && !(d2 <= 1e-9 * sc)) {
-        snprintf(msg, msglen, "difference %g at 400 steps, %g at 6400 steps", d1, d2);
+        snprintf(msg, msglen, "difference %g at 400 steps, %g at 102400 steps", d1, d2);
         return 1;
     }
     ctx->converging++;

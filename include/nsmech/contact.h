@@ -210,7 +210,15 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * penetrating contacts (u_n,c < -ntol) by the policy; friction per contact follows Routh's
  * rule: slipping (|u_t| > ztol), rate -mu·u_t/|u_t|; at rest, stick at rate -W_tt^-1 W_tn of
  * the contact's own block if that is within the cone, else slip along the direction s with
- * W_tn = (alpha I + mu W_tt) s, alpha > 0 (d = 1: sign(W_tn)). Each step is a straight segment
+ * W_tn = (alpha I + mu W_tt) s, alpha > 0 (d = 1: sign(W_tn)).
+ * Planar (d = 1) simultaneous and sampled runs also hold contacts at rest (docs/math.md,
+ * "Contacts at rest: sliding and joint stick"): a contact without policy weight at
+ * |u_n| <= ntol that the others would push back into penetration carries the weight that
+ * keeps its u_n constant (a sliding mode), and the contacts with weight at tangential rest
+ * get joint stick rates (within their cones) that keep u_t = 0 together, instead of their
+ * own blocks' rates; found by projected Gauss-Seidel, with the per-contact rules above as
+ * the fallback for a segment where the sweeps do not converge. Sequential runs and d = 2
+ * keep the per-contact rules. Each step is a straight segment
  * of length min(h, next event), events being a penetrating contact reaching u_n = 0 or a
  * slipping one reaching u_t = 0 (d = 2: the closest approach of the segment, where u_t is then
  * set to 0). For d = 1 every step is an exact piece of a solution for the chosen weights; for
@@ -249,8 +257,10 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
 typedef enum nsm_policy_kind {
     NSM_POLICY_SEQUENTIAL = 0,   /**< one contact at a time: the first penetrating contact of
                                       `order` is resolved until u_n = 0, then the next */
-    NSM_POLICY_SIMULTANEOUS = 1, /**< weights proportional to `ratios` on penetrating contacts */
-    NSM_POLICY_SAMPLED = 2       /**< pseudo-random weights from `seed`, held for `hold` steps */
+    NSM_POLICY_SIMULTANEOUS = 1, /**< weights proportional to `ratios` on penetrating contacts
+                                      (d = 1: contacts at rest are held, see above) */
+    NSM_POLICY_SAMPLED = 2       /**< pseudo-random weights from `seed`, held for `hold` steps
+                                      (d = 1: contacts at rest are held, see above) */
 } nsm_policy_kind;
 
 /** Largest seed state of the in-library generator (Park–Miller, modulus 2^31 - 1). */

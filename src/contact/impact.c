@@ -10,6 +10,8 @@
 #include "nsmech/contact.h"
 #include "nsmech/linalg.h"
 #include "../nsm_math.h"
+#include "internal.h"
+#include "slide.h"
 
 /* A spatial slip stops where its segment passes within NSM_HEADON·|u_t| of rest. */
 #define NSM_HEADON 0.05
@@ -21,20 +23,6 @@ size_t nsm_impact_work(size_t n, size_t m)
     }
     size_t need = n * n + 6 * m * n + 9 * m * m + 26 * m + n;
     return need <= NSM_MAX_DIM * NSM_MAX_DIM ? need : 0;
-}
-
-/* Lemma function (empty at run time): a row-major index a·K + b of a K×K matrix is in range. */
-/*@ requires a < K && b < K && K <= NSM_MAX_DIM;
-    assigns \nothing;
-    ensures a * K + b < K * K;
-    ensures a * K + b + 1 <= K * K;
- */
-static void lemma_idx(size_t a, size_t b, size_t K)
-{
-    /*@ assert a * K <= (K - 1) * K; */
-    (void)a;
-    (void)b;
-    (void)K;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -68,32 +56,6 @@ static void zero_vec(size_t len, double *dst)
      */
     for (size_t i = 0; i < len; i++) {
         dst[i] = 0.0;
-    }
-}
-
-/* y = A x for A r×c (row-major). */
-/*@ requires 1 <= r <= NSM_MAX_DIM && 1 <= c <= NSM_MAX_DIM;
-    requires \valid_read(A + (0 .. r * c - 1)) && \valid_read(x + (0 .. c - 1));
-    requires \valid(y + (0 .. r - 1));
-    assigns y[0 .. r - 1];
- */
-static void matvec(size_t r, size_t c, const double *A, const double *x, double *y)
-{
-    /*@ loop invariant 0 <= i <= r;
-        loop assigns i, y[0 .. r - 1];
-        loop variant r - i;
-     */
-    for (size_t i = 0; i < r; i++) {
-        /*@ assert i * c + c <= r * c; */
-        double acc = 0.0;
-        /*@ loop invariant 0 <= j <= c;
-            loop assigns j, acc;
-            loop variant c - j;
-         */
-        for (size_t j = 0; j < c; j++) {
-            acc += A[i * c + j] * x[j];
-        }
-        y[i] = acc;
     }
 }
 
@@ -660,6 +622,9 @@ static void build_lamhat(size_t m, size_t d, const double *W, const double *u, c
  * approach within NSM_HEADON·|u_t| of it); otherwise the slip swings round and, unless an
  * event comes first, the segment is limited to cap (see slip_cap). *ev is 3c + 2 for a
  * normal event, 3c for a tangential one, 3m when h or cap was taken and 3m + 1 when hmin was.
+ * With watch, a contact without weight reaching u_n = 0 from above is an event too (it may
+ * then be held at rest). A contact with weight at normal rest (u_n >= -ntol: held) has no
+ * normal event: its rate is 0 or it separates.
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(rate + (0 .. 3 * m - 1));
@@ -672,7 +637,8 @@ static void build_lamhat(size_t m, size_t d, const double *W, const double *u, c
     ensures *ev <= 3 * m + 1;
  */
 static double seg_len(size_t m, size_t d, const double *u, const double *rate, const double *w,
-                      double h, double hmin, double cap, double ztol, size_t *ev)
+                      double h, double hmin, double cap, double ztol, double ntol, int watch,
+                      size_t *ev)
 {
     double len = h;
     *ev = 3 * m;
@@ -683,12 +649,17 @@ static double seg_len(size_t m, size_t d, const double *u, const double *rate, c
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
-        if (!(w[c] > 0.0)) {
-            continue;
-        }
         double un = u[3 * c + 2];
         double rn = rate[3 * c + 2];
-        if (rn > 0.0 && un < 0.0) {
+        if (!(w[c] > 0.0)) {
+            if (watch && un > 0.0 && rn < 0.0 && -un / rn < len) {
+                /* a separating contact driven back to rest: from there it may be held */
+                len = -un / rn;
+                *ev = 3 * c + 2;
+            }
+            continue;
+        }
+        if (rn > 0.0 && un < -ntol) {
             double l = -un / rn;
             if (l < len) {
                 len = l < 0.0 ? 0.0 : l;
@@ -794,6 +765,29 @@ static void axpy(size_t len, double a, const double *y, double *x)
         x[i] += a * y[i];
     }
 }
+/* After a segment with joint stick rates: a contact that sticks strictly inside its cone
+   (|r_c| < mu_c w_c) is put back at u_t = 0, dropping the Gauss–Seidel residual of its rate,
+   which would otherwise accumulate past ztol and restart the stick/slip alternation. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires \valid_read(lh + (0 .. 3 * m - 1)) && \valid(u + (0 .. 3 * m - 1));
+    assigns u[0 .. 3 * m - 1];
+ */
+static void snap_stuck(size_t m, const double *mu, const double *w, const double *lh,
+                       double ztol, double *u)
+{
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c, u[0 .. 3 * m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        if (w[c] > 0.0 && mu[c] > 0.0 && fabs(lh[3 * c]) < mu[c] * w[c] &&
+            fabs(u[3 * c]) <= ztol) {
+            u[3 * c] = 0.0;
+        }
+    }
+}
+
 /*@ // the policy and its array (the one its kind reads, when given) can be read
     predicate pol_readable(integer m, nsm_impact_policy *pol) =
       \valid_read(pol) &&
@@ -1331,8 +1325,11 @@ static nsm_status integrate(size_t m, size_t d, const nsm_impact_policy *pol, co
     *steps = 0;
     *forced = 0;
     zero_vec(K, lam);
+    zero_vec(K, lh);
     zero_vec(m, wraw);
     double hmin = h / (double)NSM_IMPACT_MIN_STEP_RATIO;
+    /* planar simultaneous and sampled runs hold contacts at rest (nsm_slide_planar) */
+    int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL;
     nsm_status res = NSM_ERR_NO_CONVERGENCE;
     int stop = 0;
     /*@ loop invariant 0 <= k <= cap;
@@ -1351,20 +1348,29 @@ static nsm_status integrate(size_t m, size_t d, const nsm_impact_policy *pol, co
             stop = 1;
         } else {
             choose_weights(m, pol, &ps, u, ntol, w, wraw);
-            build_lamhat(m, d, W, u, mu, w, ztol, lh);
-            matvec(K, K, W, lh, rate);
+            int joint = 0;
+            if (slide) {
+                joint = nsm_slide_planar(m, W, u, mu, ztol, ntol, w, lh, rate);
+            }
+            if (!joint) {
+                build_lamhat(m, d, W, u, mu, w, ztol, lh);
+                matvec(K, K, W, lh, rate);
+            }
             size_t ev;
             double lcap = d == 2 ? slip_cap(m, W, mu, w, u, rate, h, hmin, ztol) : h;
-            double len = seg_len(m, d, u, rate, w, h, hmin, lcap, ztol, &ev);
+            double len = seg_len(m, d, u, rate, w, h, hmin, lcap, ztol, ntol, slide, &ev);
             if (d == 2) {
                 /* directions at the midpoint; the events are then located on the segment
                    actually taken, so that an event sets exactly the velocity it reaches */
                 midpoint(m, W, mu, u, w, len, ztol, lh, rate, um);
                 double hm = hmin < len ? hmin : len;
-                len = seg_len(m, d, u, rate, w, len, hm, len, ztol, &ev);
+                len = seg_len(m, d, u, rate, w, len, hm, len, ztol, ntol, slide, &ev);
             }
             axpy(K, len, rate, u);
             axpy(K, len, lh, lam);
+            if (joint) {
+                snap_stuck(m, mu, w, lh, ztol, u);
+            }
             *s += len;
             if (ev < K) {
                 u[ev] = 0.0;

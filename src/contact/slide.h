@@ -1,0 +1,50 @@
+/*
+ * Contacts at rest in the planar impact integrator: held normal weights and joint stick
+ * rates (internal to the contact module; docs/math.md, "Contacts at rest: sliding and joint
+ * stick"). Not part of the public API.
+ */
+#ifndef NSM_CONTACT_SLIDE_H
+#define NSM_CONTACT_SLIDE_H
+
+#include <stddef.h>
+#include "nsmech/base.h"
+
+/** Largest number of projected Gauss–Seidel sweeps of nsm_slide_planar. */
+#define NSM_SLIDE_SWEEPS 400u
+
+/** nsm_slide_planar has converged when a sweep changes no weight or rate by more than
+    NSM_SLIDE_TOL·(1 + the largest weight). */
+#define NSM_SLIDE_TOL 1e-14
+
+/**
+ * One segment's impulse rates of the planar integrator (d = 1, three slots (t, t2, n) per
+ * contact, W the 3m×3m Delassus matrix, u the contact velocities) when contacts are at rest.
+ * In: w (m), the policy's weights (>= 0, on penetrating contacts).
+ * Unknowns, found by projected Gauss–Seidel:
+ *  - held weights: a contact without policy weight at normal rest (|u_n| <= ntol) gets a
+ *    weight x >= 0 with x = 0 if its normal rate is >= 0 (it separates or stays) and normal
+ *    rate 0 if x > 0 (it is held at u_n: a sliding mode);
+ *  - stick rates: a contact with weight w_c > 0 at tangential rest (|u_t| <= ztol, mu > 0)
+ *    gets its tangential impulse rate r in [-mu w_c, mu w_c] with tangential rate 0 if
+ *    inside (it sticks), >= 0 at -mu w_c and <= 0 at +mu w_c (it starts to slip);
+ *  - a slipping contact (|u_t| > ztol) has r = -mu w_c sign(u_t).
+ * lh on entry: the previous segment's rates (weights summing to 1), the sweeps' starting
+ * point (any values are admissible; zeros start cold).
+ * On convergence (return 1): w holds all weights scaled to sum 1, lh (3m) the impulse rates
+ * (r_c, 0, w_c) per contact and rate = W lh. Returns 0 at once, nothing written, when no
+ * contact is at rest (no held candidate, no weighted contact at tangential rest with mu > 0:
+ * the per-contact rules give the same rates); on no convergence also 0, w restored to the
+ * policy weights, lh and rate unspecified.
+ */
+/*@ requires m: 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires valid: \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1)) &&
+                    \valid_read(mu + (0 .. m - 1));
+    requires valid_out: \valid(w + (0 .. m - 1)) && \valid(lh + (0 .. 3 * m - 1)) &&
+                        \valid(rate + (0 .. 3 * m - 1));
+    assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
+    ensures result: \result == 0 || \result == 1;
+ */
+int nsm_slide_planar(size_t m, const double *W, const double *u, const double *mu,
+                     double ztol, double ntol, double *w, double *lh, double *rate);
+
+#endif
