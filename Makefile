@@ -296,9 +296,9 @@ demo: $(STAMP_DEMO)
 	@$(MAKE) --no-print-directory all examples
 	@sh scripts/demo.sh $(EXAMPLE_BIN)
 
-$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIB_A) | $(STAMP_BENCH)
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/support/ball_stack.h $(LIB_A) | $(STAMP_BENCH)
 	@mkdir -p $(dir $@)
-	$(CC) $(NSM_CFLAGS) -Ibench $< $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
+	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support $< $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 bench: $(STAMP_BENCH)
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)

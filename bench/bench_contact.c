@@ -1,8 +1,9 @@
 /*
  * Timings of the contact module: single-contact planar Routh resolutions per second, outcome-
  * set runs per second on the box-wall example, and the slack s/bound of the a priori bound on
- * random multi-contact problems (each policy). Nothing is asserted. Prints a table and the
- * lines 'routh_planar_per_s <number>' and 'boxwall_samples_per_s <number>' for scripts.
+ * random multi-contact problems (each policy), sampled histories of the ball stack. Nothing is
+ * asserted. Prints a table and 'name value' lines (routh_planar_per_s, boxwall_samples_per_s,
+ * ballstack_histories_per_s, ...) for scripts.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "nsmech.h"
+#include "ball_stack.h"
 
 static double now(void)
 {
@@ -156,6 +158,34 @@ static double bench_boxwall(size_t nsamples, size_t steps, double *acc_frac)
     }
     *acc_frac = (double)acc / (double)nruns;
     return (double)nruns / (t1 - t0);
+}
+
+/* The ball stack of examples/problems/impact_ball_stack.json (tests/support/ball_stack.h),
+   sampled weight histories held 8 steps, default options: histories per second; writes the mean steps and the fraction of
+   forced (h/1000) segments, and counts the histories that did not end with NSM_OK. */
+static double bench_ballstack(size_t nhist, double *mean_steps, double *forced_frac,
+                              size_t *failed)
+{
+    double M[81], Jn[45], Jt[45], mu[5], vm[9];
+    ball_stack_problem(M, Jn, Jt, mu, vm);
+    double vp[9], L[10];
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    size_t steps = 0, forced = 0;
+    *failed = 0;
+    double t0 = now();
+    for (size_t k = 0; k < nhist; k++) {
+        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, (unsigned long)(k + 1), 8};
+        nsm_impact_info info;
+        nsm_status st = nsm_impact_solve(9, 5, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
+                                         work, nsm_impact_work(9, 5));
+        steps += info.steps;
+        forced += info.forced;
+        *failed += st != NSM_OK;
+    }
+    double t1 = now();
+    *mean_steps = (double)steps / (double)nhist;
+    *forced_frac = steps > 0 ? (double)forced / (double)steps : 0.0;
+    return (double)nhist / (t1 - t0);
 }
 
 /* Spatial contacts (d = 2): the spinning block of examples/problems (a 1 × 0.6 × 0.4 m block
@@ -361,6 +391,9 @@ int main(void)
     double sps = bench_spatial_block(2000, &sp_steps);
     double hex = 0.0, hro = 0.0;
     bench_hull(&hex, &hro);
+    double bs_steps = 0.0, bs_forced = 0.0;
+    size_t bs_failed = 0;
+    double bsh = bench_ballstack(2000, &bs_steps, &bs_forced, &bs_failed);
     printf("%-34s %14s\n", "benchmark", "value");
     printf("%-34s %14.0f\n", "routh planar resolutions / s", rps);
     printf("%-34s %14.0f  (steps 500)\n", "routh spatial resolutions / s", rsp);
@@ -369,6 +402,8 @@ int main(void)
            acc500);
     printf("%-34s %14.0f  (mean steps %.0f)\n", "spatial block solves / s (d = 2)", sps,
            sp_steps);
+    printf("%-34s %14.0f  (mean steps %.0f, forced %.4f, not ok %zu of 2000)\n",
+           "ball stack histories / s (sampled)", bsh, bs_steps, bs_forced, bs_failed);
     printf("%-34s %14.0f  (%d points)\n", "hull2d exact / s", hex, HULL_N);
     printf("%-34s %14.0f  (same chain, rounded cross product)\n", "hull rounded (baseline) / s",
            hro);
@@ -380,6 +415,9 @@ int main(void)
     bench_slack(NSM_POLICY_SAMPLED, "sampled");
     printf("routh_planar_per_s %.0f\n", rps);
     printf("boxwall_samples_per_s %.0f\n", bps);
+    printf("ballstack_histories_per_s %.0f\n", bsh);
+    printf("ballstack_steps_per_history %.0f\n", bs_steps);
+    printf("ballstack_forced_fraction %.4f\n", bs_forced);
     printf("routh_spatial_per_s %.0f\n", rsp);
     printf("spatial_block_solves_per_s %.0f\n", sps);
     printf("hull2d_exact_per_s %.0f\n", hex);
