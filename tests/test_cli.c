@@ -644,6 +644,41 @@ static void test_impact_steps_fw_iters(void)
     free(err);
 }
 
+/*
+ * docs/cli.md: "policy": "priority" with "order" runs NSM_POLICY_PRIORITY. Two contacts
+ * (tests/test_contact.c, held contact): priority (0, 1) holds contact 0 at rest while contact
+ * 1 acts, v+ = (0.2518, 0.1309, -0.2812) (computed independently of nsmech).
+ */
+static void test_impact_priority(void)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/priority.json", tmpdir);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("{\"M\": [[1,0,0],[0,1,0],[0,0,0.42688]], \"Jn\": [[0,1,-0.80439],[0,1,0.46550]],"
+          " \"Jt\": [[1,0,0.29652],[1,0,0.89553]], \"mu\": [0.22740, 1.46429],"
+          " \"v\": [0.13430, -1, -0.40292], \"policy\": \"priority\", \"order\": [0, 1]}\n",
+          fp);
+    fclose(fp);
+    char *out, *err;
+    int rc = run_nsm("impact", path, &out, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    cJSON *res = out != NULL ? cJSON_Parse(out) : NULL;
+    const cJSON *st = cJSON_GetObjectItem(res, "status");
+    const cJSON *pol = cJSON_GetObjectItem(res, "policy");
+    const cJSON *vp = cJSON_GetObjectItem(res, "v_plus");
+    CU_ASSERT(cJSON_IsString(st) && strcmp(st->valuestring, "ok") == 0);
+    CU_ASSERT(cJSON_IsString(pol) && strcmp(pol->valuestring, "priority") == 0);
+    const double want[3] = {0.2518, 0.1309, -0.2812};
+    CU_ASSERT_FATAL(cJSON_IsArray(vp) && cJSON_GetArraySize(vp) == 3);
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT(fabs(cJSON_GetArrayItem(vp, i)->valuedouble - want[i]) <= 1e-4);
+    }
+    cJSON_Delete(res);
+    free(out);
+    free(err);
+}
+
 /* Every example problem file (examples/problems/NAME.json) named in the documentation exists. */
 static void test_doc_paths(void)
 {
@@ -768,6 +803,7 @@ static CU_TestInfo cli_tests[] = {
     {"sample run on a terminal: progress line on standard error", test_progress_on_terminal},
     {"exit 3 of a single impact run: result printed, one line", test_exit3_prints_result},
     {"impact: steps and fw_iters fields; not_certified is its own status", test_impact_steps_fw_iters},
+    {"impact: \"policy\": \"priority\" with an order holds the first contact", test_impact_priority},
     {"example problems named in the documentation exist", test_doc_paths},
     CU_TEST_INFO_NULL,
 };

@@ -587,6 +587,13 @@ static void test_policy_sampled(void)
     CU_ASSERT(ctx.ok == cases);
 }
 
+static void test_policy_priority(void)
+{
+    policy_ctx ctx = {NSM_POLICY_PRIORITY, 0, 0, 0, 0};
+    size_t cases = prop_run("priority policy: invariants", prop_policy, &ctx, 1000);
+    CU_ASSERT(ctx.ok == cases);
+}
+
 
 /* Box against floor and right wall (math.md): square w = 1, m = 1, I = 1/6, mu = 1, tilted 10°. */
 static void boxwall(problem *P)
@@ -718,9 +725,10 @@ static void test_impact_no_bound(void)
  * (M = diag(1, 1, 0.42688), both penetrating): resolving contact 0 first and then only
  * contact 1 (sequential) leaves v+ = (0.1345, 0.0699, -0.1502); holding contact 0 at rest
  * while contact 1 acts gives v+ = (0.2518, 0.1309, -0.2812) (both values computed
- * independently of nsmech, to 4 decimals). Simultaneous with ratios (1, 1e-7) resolves
- * contact 0 nearly alone, then holds it: the second value, the same at 500 and 8000 steps
- * to 1e-9 (measured 1e-11: exact segments, the step only moves the event times by rounding).
+ * independently of nsmech, to 4 decimals). Priority (0, 1) resolves contact 0, then holds it
+ * while contact 1 acts: the second value, the same at 500 and 8000 steps to 1e-9 (measured
+ * 1e-11: exact segments, the step only moves the event times by rounding); so does
+ * simultaneous with ratios (1, 1e-7), which resolves contact 0 nearly alone first.
  */
 static void test_impact_held_contact(void)
 {
@@ -742,19 +750,22 @@ static void test_impact_held_contact(void)
     for (int i = 0; i < 3; i++) {
         CU_ASSERT(fabs(vp[i] - vseq[i]) <= 1e-4);
     }
-    nsm_impact_policy sim = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1};
-    opts.steps = 500;
-    st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &sim, &opts, vp, L, &info, work,
-                          nsm_impact_work(3, 2));
-    CU_ASSERT_EQUAL(st, NSM_OK);
-    CU_ASSERT_EQUAL(info.forced, 0);
-    opts.steps = 8000;
-    st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &sim, &opts, vp2, L, &info, work,
-                          nsm_impact_work(3, 2));
-    CU_ASSERT_EQUAL(st, NSM_OK);
-    for (int i = 0; i < 3; i++) {
-        CU_ASSERT(fabs(vp[i] - vheld[i]) <= 1e-4);
-        CU_ASSERT(fabs(vp[i] - vp2[i]) <= 1e-9);
+    nsm_impact_policy held[2] = {{NSM_POLICY_PRIORITY, order, NULL, 0, 1},
+                                 {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1}};
+    for (int k = 0; k < 2; k++) {
+        opts.steps = 500;
+        st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp, L, &info, work,
+                              nsm_impact_work(3, 2));
+        CU_ASSERT_EQUAL(st, NSM_OK);
+        CU_ASSERT_EQUAL(info.forced, 0);
+        opts.steps = 8000;
+        st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp2, L, &info, work,
+                              nsm_impact_work(3, 2));
+        CU_ASSERT_EQUAL(st, NSM_OK);
+        for (int i = 0; i < 3; i++) {
+            CU_ASSERT(fabs(vp[i] - vheld[i]) <= 1e-4);
+            CU_ASSERT(fabs(vp[i] - vp2[i]) <= 1e-9);
+        }
     }
 }
 
@@ -863,7 +874,7 @@ static void test_impact_boxwall(void)
     double vp[3], L[4];
     nsm_impact_info info;
     char msg[256] = "";
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         nsm_impact_policy pol = {(nsm_policy_kind)k, order, ratios, 42, 5};
         CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
         CU_ASSERT(info.has_bound == 1 && info.gamma_lb > 0.0);
@@ -1602,12 +1613,13 @@ static CU_TestInfo impact_tests[] = {
     {"impact: sequential policy (1000 cases)", test_policy_sequential},
     {"impact: simultaneous policy (1000 cases)", test_policy_simultaneous},
     {"impact: sampled policy (1000 cases)", test_policy_sampled},
+    {"impact: priority policy (1000 cases)", test_policy_priority},
     {"impact: bad input statuses, separating input", test_impact_errors},
     {"impact: wedged contacts give NSM_ERR_NO_BOUND and the fallback", test_impact_no_bound},
     {"impact: gamma > 0 not certified is NSM_ERR_NOT_CERTIFIED, not NO_BOUND (flat box)",
      test_impact_not_certified},
     {"impact: box against floor and wall, every policy", test_impact_boxwall},
-    {"impact: a contact held at rest while another acts (two contacts)",
+    {"impact: a contact held at rest while another acts (two contacts; priority)",
      test_impact_held_contact},
     {"impact: ball stack, sampled histories: held contacts, few forced segments",
      test_impact_ball_stack},

@@ -211,8 +211,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * rule: slipping (|u_t| > ztol), rate -mu·u_t/|u_t|; at rest, stick at rate -W_tt^-1 W_tn of
  * the contact's own block if that is within the cone, else slip along the direction s with
  * W_tn = (alpha I + mu W_tt) s, alpha > 0 (d = 1: sign(W_tn)).
- * Planar (d = 1) simultaneous and sampled runs also hold contacts at rest (docs/math.md,
- * "Contacts at rest: sliding and joint stick"): a contact without policy weight at
+ * Planar (d = 1) simultaneous, sampled and priority runs also hold contacts at rest
+ * (docs/math.md, "Contacts at rest: sliding and joint stick"): a contact without policy weight at
  * |u_n| <= ntol that the others would push back into penetration carries the weight that
  * keeps its u_n constant (a sliding mode), and the contacts with weight at tangential rest
  * get joint stick rates (within their cones) that keep u_t = 0 together, instead of their
@@ -259,8 +259,12 @@ typedef enum nsm_policy_kind {
                                       `order` is resolved until u_n = 0, then the next */
     NSM_POLICY_SIMULTANEOUS = 1, /**< weights proportional to `ratios` on penetrating contacts
                                       (d = 1: contacts at rest are held, see above) */
-    NSM_POLICY_SAMPLED = 2       /**< pseudo-random weights from `seed`, held for `hold` steps
+    NSM_POLICY_SAMPLED = 2,      /**< pseudo-random weights from `seed`, held for `hold` steps
                                       (d = 1: contacts at rest are held, see above) */
+    NSM_POLICY_PRIORITY = 3      /**< the first penetrating contact of `order` acts alone; d = 1:
+                                      a contact ahead in the order that is at rest is held there
+                                      (sliding) while the next ones act; d = 2: it is not held,
+                                      re-penetrates and acts again */
 } nsm_policy_kind;
 
 /** Largest seed state of the in-library generator (Park–Miller, modulus 2^31 - 1). */
@@ -269,7 +273,7 @@ typedef enum nsm_policy_kind {
 /** A selection policy. Unused fields may be anything (pointers may be NULL). */
 typedef struct nsm_impact_policy {
     nsm_policy_kind kind;
-    const size_t *order;  /**< SEQUENTIAL: a permutation of 0 .. m-1 */
+    const size_t *order;  /**< SEQUENTIAL, PRIORITY: a permutation of 0 .. m-1 */
     const double *ratios; /**< SIMULTANEOUS: m positive finite ratios */
     unsigned long seed;   /**< SAMPLED: the weight history is a function of the seed only */
     size_t hold;          /**< SAMPLED: steps a drawn weight vector is kept (>= 1) */
@@ -356,7 +360,9 @@ size_t nsm_impact_work(size_t n, size_t m);
     requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
     requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
     requires valid_pol: pol == \null || \valid_read(pol);
-    requires valid_pol_order: pol == \null || pol->kind != NSM_POLICY_SEQUENTIAL ||
+    requires valid_pol_order: pol == \null ||
+                              (pol->kind != NSM_POLICY_SEQUENTIAL &&
+                               pol->kind != NSM_POLICY_PRIORITY) ||
                               pol->order == \null || m > NSM_MAX_DIM ||
                               \valid_read(pol->order + (0 .. m - 1));
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
@@ -426,7 +432,9 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
     requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
     requires valid_pol: pol == \null || \valid_read(pol);
-    requires valid_pol_order: pol == \null || pol->kind != NSM_POLICY_SEQUENTIAL ||
+    requires valid_pol_order: pol == \null ||
+                              (pol->kind != NSM_POLICY_SEQUENTIAL &&
+                               pol->kind != NSM_POLICY_PRIORITY) ||
                               pol->order == \null || m > NSM_MAX_DIM ||
                               \valid_read(pol->order + (0 .. m - 1));
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
@@ -490,7 +498,9 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
 /*@ requires valid_mu: mu == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
                        \valid_read(mu + (0 .. m - 1));
     requires valid_pol: pol == \null || \valid_read(pol);
-    requires valid_pol_order: pol == \null || pol->kind != NSM_POLICY_SEQUENTIAL ||
+    requires valid_pol_order: pol == \null ||
+                              (pol->kind != NSM_POLICY_SEQUENTIAL &&
+                               pol->kind != NSM_POLICY_PRIORITY) ||
                               pol->order == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
                               \valid_read(pol->order + (0 .. m - 1));
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||

@@ -395,7 +395,8 @@ static size_t count_pen(size_t m, const double *u, double ntol)
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol);
-    requires pol->kind != NSM_POLICY_SEQUENTIAL || \valid_read(pol->order + (0 .. m - 1));
+    requires (pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+             \valid_read(pol->order + (0 .. m - 1));
     requires pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1));
     requires pol->kind != NSM_POLICY_SAMPLED || pol->hold >= 1;
     requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
@@ -427,6 +428,21 @@ static void choose_weights(size_t m, const nsm_impact_policy *pol, policy_state 
         }
         if (ps->cur < m) {
             w[ps->cur] = 1.0;
+        }
+        return;
+    }
+    if (pol->kind == NSM_POLICY_PRIORITY) {
+        /* the first penetrating contact of the order acts; those ahead of it are at rest */
+        /*@ loop invariant 0 <= k <= m;
+            loop assigns k, w[0 .. m - 1];
+            loop variant m - k;
+         */
+        for (size_t k = 0; k < m; k++) {
+            size_t c = pol->order[k];
+            if (c < m && penetrating(m, u, c, ntol)) {
+                w[c] = 1.0;
+                break;
+            }
         }
         return;
     }
@@ -791,7 +807,8 @@ static void snap_stuck(size_t m, const double *mu, const double *w, const double
 /*@ // the policy and its array (the one its kind reads, when given) can be read
     predicate pol_readable(integer m, nsm_impact_policy *pol) =
       \valid_read(pol) &&
-      (pol->kind != NSM_POLICY_SEQUENTIAL || pol->order == \null ||
+      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+       pol->order == \null ||
        \valid_read(pol->order + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null ||
        \valid_read(pol->ratios + (0 .. m - 1)));
@@ -801,8 +818,9 @@ static void snap_stuck(size_t m, const double *mu, const double *w, const double
       1 <= opts->fallback_steps <= 100000000 &&
       opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0 &&
       (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_SIMULTANEOUS ||
-       pol->kind == NSM_POLICY_SAMPLED) &&
-      (pol->kind == NSM_POLICY_SEQUENTIAL ==> pol->order != \null) &&
+       pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_PRIORITY) &&
+      ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
+       pol->order != \null) &&
       (pol->kind == NSM_POLICY_SIMULTANEOUS ==> pol->ratios != \null) &&
       (pol->kind == NSM_POLICY_SAMPLED ==> pol->hold >= 1);
  */
@@ -891,7 +909,7 @@ static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact
     if (!nonneg_finite(opts->vtol)) {
         return F_VTOL;
     }
-    if (pol->kind == NSM_POLICY_SEQUENTIAL) {
+    if (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) {
         if (pol->order == NULL) {
             return F_ORDER_NULL;
         }
@@ -1085,7 +1103,9 @@ static int info_alias(size_t n, size_t m, size_t d, const double *M, const doubl
     const uintptr_t a = (uintptr_t)info;
     const size_t ni = sizeof(nsm_impact_info);
     /* the policy's arrays only where its kind uses them (unused fields may be anything) */
-    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL ? m * sizeof(size_t) : 0;
+    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
+                      ? m * sizeof(size_t)
+                      : 0;
     size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * b : 0;
     /* an unused field is not even read: its value may be indeterminate */
     const uintptr_t ord = nord != 0 ? (uintptr_t)pol->order : 0;
@@ -1118,7 +1138,9 @@ static int pol_alias(size_t n, size_t m, size_t d, const nsm_impact_policy *pol,
 {
     const size_t b = sizeof(double);
     const size_t np = sizeof(nsm_impact_policy);
-    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL ? m * sizeof(size_t) : 0;
+    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
+                      ? m * sizeof(size_t)
+                      : 0;
     size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * b : 0;
     const uintptr_t ord = nord != 0 ? (uintptr_t)pol->order : 0;
     const uintptr_t rat = nrat != 0 ? (uintptr_t)pol->ratios : 0;
@@ -1286,7 +1308,8 @@ static void midpoint(size_t m, const double *W, const double *mu, const double *
     requires cap <= 4000000000;
     requires h >= 0;
     requires \valid_read(pol);
-    requires pol->kind != NSM_POLICY_SEQUENTIAL || \valid_read(pol->order + (0 .. m - 1));
+    requires (pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+             \valid_read(pol->order + (0 .. m - 1));
     requires pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1));
     requires pol->kind != NSM_POLICY_SAMPLED || pol->hold >= 1;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
@@ -1582,7 +1605,8 @@ static nsm_status impact_finish(size_t n, size_t m, size_t d, const double *Jn,
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
                        \valid_read(mu + (0 .. m - 1)) && \valid_read(vm + (0 .. n - 1));
     requires valid_pol: \valid_read(pol) && \valid_read(opts);
-    requires pol: (pol->kind == NSM_POLICY_SEQUENTIAL ==> \valid_read(pol->order + (0 .. m - 1))) &&
+    requires pol: ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
+                   \valid_read(pol->order + (0 .. m - 1))) &&
                   (pol->kind == NSM_POLICY_SIMULTANEOUS ==> \valid_read(pol->ratios + (0 .. m - 1))) &&
                   (pol->kind == NSM_POLICY_SAMPLED ==> pol->hold >= 1);
     requires opts: 1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&

@@ -1124,7 +1124,7 @@ static void f_impact(rd *r)
     nsm_impact_policy pol;
     memset(&pol, 0, sizeof pol);
     unsigned pk = u8(r);
-    pol.kind = (nsm_policy_kind)(pk % 3);
+    pol.kind = (nsm_policy_kind)(pk % 4);
     if (pk == 0xff) {
         pol.kind = (nsm_policy_kind)5;
     }

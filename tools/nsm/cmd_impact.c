@@ -14,8 +14,8 @@ static const char *const imp_fields[] = {
 typedef struct imp_problem {
     size_t n, k, d;
     double *M, *Jn, *Jt, *mu, *v;
-    int policy;            /* 0 simultaneous, 1 sequential, 2 sample */
-    size_t *order;         /* k entries for sequential */
+    int policy;            /* 0 simultaneous, 1 sequential, 2 sample, 3 priority */
+    size_t *order;         /* k entries for sequential and priority */
     size_t samples;
     size_t hold;
     unsigned long long seed;
@@ -104,7 +104,8 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     p->policy = 0;
     if (pol != NULL) {
         if (!cJSON_IsString(pol)) {
-            cli_fail(e, "field 'policy': must be \"simultaneous\", \"sequential\" or \"sample\"");
+            cli_fail(e, "field 'policy': must be \"simultaneous\", \"sequential\", \"priority\" "
+                        "or \"sample\"");
             return -1;
         }
         if (strcmp(pol->valuestring, "simultaneous") == 0) {
@@ -113,19 +114,24 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
             p->policy = 1;
         } else if (strcmp(pol->valuestring, "sample") == 0) {
             p->policy = 2;
+        } else if (strcmp(pol->valuestring, "priority") == 0) {
+            p->policy = 3;
         } else {
             char q[96];
-            cli_fail(e, "field 'policy': unknown policy \"%s\" (simultaneous, sequential, sample)",
+            cli_fail(e, "field 'policy': unknown policy \"%s\" (simultaneous, sequential, "
+                        "priority, sample)",
                      cli_quote(pol->valuestring, q, sizeof q));
             return -1;
         }
     }
     const cJSON *ord = cJSON_GetObjectItemCaseSensitive(pb, "order");
-    if (ord != NULL && p->policy != 1) {
-        cli_fail(e, "field 'order': only meaningful with \"policy\": \"sequential\"");
+    int ordered = p->policy == 1 || p->policy == 3;
+    if (ord != NULL && !ordered) {
+        cli_fail(e, "field 'order': only meaningful with \"policy\": \"sequential\" or "
+                    "\"priority\"");
         return -1;
     }
-    if (p->policy == 1) {
+    if (ordered) {
         p->order = calloc(p->k, sizeof *p->order);
         if (p->order == NULL) {
             cli_fail(e, "out of memory");
@@ -358,8 +364,9 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
     }
     nsm_impact_policy pol;
     memset(&pol, 0, sizeof pol);
-    pol.kind = p->policy == 1 ? NSM_POLICY_SEQUENTIAL
+    pol.kind = p->policy == 1   ? NSM_POLICY_SEQUENTIAL
                : p->policy == 2 ? NSM_POLICY_SAMPLED
+               : p->policy == 3 ? NSM_POLICY_PRIORITY
                                 : NSM_POLICY_SIMULTANEOUS;
     pol.order = p->order;
     pol.ratios = ratios;
@@ -374,7 +381,9 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
         }
         res = cJSON_CreateObject();
         cJSON_AddStringToObject(res, "status", status_name(s));
-        cJSON_AddStringToObject(res, "policy", p->policy == 1 ? "sequential" : "simultaneous");
+        cJSON_AddStringToObject(res, "policy", p->policy == 1   ? "sequential"
+                                               : p->policy == 3 ? "priority"
+                                                                : "simultaneous");
         add_run(res, p, vp, lam, &info);
         if (s != NSM_OK) {
             cli_fail(e, "impact: %s (the result was printed with its status)",
