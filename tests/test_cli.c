@@ -75,6 +75,16 @@ static int run_nsm(const char *cmd, const char *file, char **out, char **err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/* Writes text to <tmpdir>/name and leaves that path in path (len bytes). */
+static void write_text(const char *name, const char *text, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", tmpdir, name);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -603,12 +613,9 @@ static void test_impact_steps_fw_iters(void)
         " \"Jt\": [[1,0,0.5],[1,0,0.5]], \"mu\": [1, 1], \"v\": [0,-1,0],"
         " \"policy\": \"simultaneous\", \"steps\": 40}\n"};
     for (int k = 0; k < 2; k++) {
-        char path[128];
-        snprintf(path, sizeof path, "%s/flatbox%d.json", tmpdir, k);
-        FILE *fp = fopen(path, "w");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-        fputs(text[k], fp);
-        fclose(fp);
+        char path[128], name[32];
+        snprintf(name, sizeof name, "flatbox%d.json", k);
+        write_text(name, text[k], path, sizeof path);
         char *out, *err;
         int rc = run_nsm("impact", path, &out, &err);
         cJSON *res = out != NULL ? cJSON_Parse(out) : NULL;
@@ -630,12 +637,10 @@ static void test_impact_steps_fw_iters(void)
     }
     /* out of range: named */
     char path[128];
-    snprintf(path, sizeof path, "%s/flatbox_bad.json", tmpdir);
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs("{\"M\": [[1]], \"Jn\": [[1]], \"Jt\": [[0]], \"mu\": [0], \"v\": [-1],"
-          " \"policy\": \"simultaneous\", \"steps\": 0}\n", fp);
-    fclose(fp);
+    write_text("flatbox_bad.json",
+               "{\"M\": [[1]], \"Jn\": [[1]], \"Jt\": [[0]], \"mu\": [0], \"v\": [-1],"
+               " \"policy\": \"simultaneous\", \"steps\": 0}\n",
+               path, sizeof path);
     char *out, *err;
     int rc = run_nsm("impact", path, &out, &err);
     CU_ASSERT_EQUAL(rc, 1);
@@ -652,14 +657,11 @@ static void test_impact_steps_fw_iters(void)
 static void test_impact_priority(void)
 {
     char path[128];
-    snprintf(path, sizeof path, "%s/priority.json", tmpdir);
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputs("{\"M\": [[1,0,0],[0,1,0],[0,0,0.42688]], \"Jn\": [[0,1,-0.80439],[0,1,0.46550]],"
-          " \"Jt\": [[1,0,0.29652],[1,0,0.89553]], \"mu\": [0.22740, 1.46429],"
-          " \"v\": [0.13430, -1, -0.40292], \"policy\": \"priority\", \"order\": [0, 1]}\n",
-          fp);
-    fclose(fp);
+    write_text("priority.json",
+               "{\"M\": [[1,0,0],[0,1,0],[0,0,0.42688]], \"Jn\": [[0,1,-0.80439],[0,1,0.46550]],"
+               " \"Jt\": [[1,0,0.29652],[1,0,0.89553]], \"mu\": [0.22740, 1.46429],"
+               " \"v\": [0.13430, -1, -0.40292], \"policy\": \"priority\", \"order\": [0, 1]}\n",
+               path, sizeof path);
     char *out, *err;
     int rc = run_nsm("impact", path, &out, &err);
     CU_ASSERT_EQUAL(rc, 0);
@@ -802,8 +804,10 @@ static CU_TestInfo cli_tests[] = {
     {"sampled ball-stack outcomes: counts, energy, bound", test_impact_sampled_example},
     {"sample run on a terminal: progress line on standard error", test_progress_on_terminal},
     {"exit 3 of a single impact run: result printed, one line", test_exit3_prints_result},
-    {"impact: steps and fw_iters fields; not_certified is its own status", test_impact_steps_fw_iters},
-    {"impact: \"policy\": \"priority\" with an order holds the first contact", test_impact_priority},
+    {"impact: steps and fw_iters fields; not_certified is its own status",
+     test_impact_steps_fw_iters},
+    {"impact: \"policy\": \"priority\" with an order holds the first contact",
+     test_impact_priority},
     {"example problems named in the documentation exist", test_doc_paths},
     CU_TEST_INFO_NULL,
 };
