@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "nsmech/base.h"
+#include "../nsm_math.h"
 
 /* Lemma function (empty at run time): a row-major index a·K + b of a K×K matrix is in range. */
 /*@ requires a < K && b < K && K <= NSM_MAX_DIM;
@@ -44,6 +45,83 @@ static inline void matvec(size_t r, size_t c, const double *A, const double *x, 
             acc += A[i * c + j] * x[j];
         }
         y[i] = acc;
+    }
+}
+
+/*@ requires len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(src + (0 .. len - 1)) && \valid(dst + (0 .. len - 1));
+    assigns dst[0 .. len - 1];
+ */
+static inline void copy_vec(size_t len, const double *src, double *dst)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, dst[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        dst[i] = src[i];
+    }
+}
+
+/*@ requires len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid(dst + (0 .. len - 1));
+    assigns dst[0 .. len - 1];
+ */
+static inline void zero_vec(size_t len, double *dst)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, dst[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        dst[i] = 0.0;
+    }
+}
+
+/* x^T y over len entries. */
+/*@ requires len <= NSM_MAX_DIM;
+    requires \valid_read(x + (0 .. len - 1)) && \valid_read(y + (0 .. len - 1));
+    assigns \nothing;
+ */
+static inline double dot(size_t len, const double *x, const double *y)
+{
+    double acc = 0.0;
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, acc;
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        acc += x[i] * y[i];
+    }
+    return acc;
+}
+
+/* Euclidean norm of a tangential pair (a, b): |a| when d = 1 (b is then 0). */
+/*@ assigns \nothing;
+    ensures \result >= 0;
+ */
+static inline double tnorm(size_t d, double a, double b)
+{
+    if (d == 1) {
+        return fabs(a);
+    }
+    double q = a * a + b * b;
+    return q > 0.0 ? sqrt(q) : 0.0;
+}
+
+/* x += a·y over len entries. */
+/*@ requires len <= NSM_MAX_DIM;
+    requires \valid(x + (0 .. len - 1)) && \valid_read(y + (0 .. len - 1));
+    assigns x[0 .. len - 1];
+ */
+static inline void axpy(size_t len, double a, const double *y, double *x)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, x[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        x[i] += a * y[i];
     }
 }
 

@@ -1,6 +1,7 @@
 /* Routh's method for one planar contact, resolved exactly by events (zero restitution). */
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
+#include "coulomb.h"
 
 /* The state along the impact: accumulated impulse and current contact velocities. */
 typedef struct routh_state {
@@ -73,7 +74,7 @@ static nsm_routh_phase phase_at_rest(double mu, double wtt, double wtn)
     if (mu == 0.0) {
         return NSM_PHASE_FRICTIONLESS;
     }
-    if (mu * wtt >= fabs(wtn)) {
+    if (nsm_coulomb_sticks1(mu, wtt, wtn)) {
         return NSM_PHASE_STICK;
     }
     return wtn > 0.0 ? NSM_PHASE_SLIP_POS : NSM_PHASE_SLIP_NEG;

@@ -11,14 +11,14 @@
  *   a fast rotation and even raise the energy), and shortened to an event: u_n reaching 0
  *   (compression over) or the slip stopping. The slip stop is located on the linearised path
  *   u_t + s·r_t: at s* = -u_t·r_t/|r_t|^2 when u_t·r_t < 0 and the path passes close to the
- *   origin (squared distance at most SP_STOP_TIGHT2·|u_t|^2, or SP_STOP_LOOSE2·|u_t|^2 once a
+ *   origin (squared distance at most NSM_SLIP_STOP2·|u_t|^2, or SP_STOP_LOOSE2·|u_t|^2 once a
  *   step of hmin no longer resolves u_t). u is advanced to s* and not snapped to 0, so that
  *   u = u0 + W p holds to rounding; the contact is then at rest. Every step that does not end
  *   the phase has length h or at least hmin = h/NSM_IMPACT_MIN_STEP_RATIO, so the step cap
  *   steps·NSM_IMPACT_MIN_STEP_RATIO + 1 is only reached if p_n would exceed the bound.
  * - Rest: stick when |W_tt^-1 W_tn| <= mu (rate -W_tt^-1 W_tn, normal rate the Schur complement
  *   W_nn - W_tn·W_tt^-1 W_tn > 0); otherwise slip resumes along the unit s with
- *   W_tn = (alpha·I + mu·W_tt)·s, alpha > 0 (bisection on alpha). On that ray
+ *   W_tn = (alpha·I + mu·W_tt)·s, alpha > 0 (bisection on alpha; coulomb.h). On that ray
  *   u_t' = alpha·s, so the direction is constant and the phase is exact-linear. Its normal rate
  *   W_nn - mu·W_tn·s is positive for SPD W (otherwise the impact would dissipate energy at a
  *   rate >= |u_n| forever); if rounding makes it non-positive: NSM_ERR_NO_CONVERGENCE.
@@ -32,16 +32,14 @@
 #include <float.h>
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
+#include "coulomb.h"
 
 /* Largest squared distance from the origin, relative to |u_t|^2, at which the closest point
-   of the linearised slip path counts as the slip stopping within the step: tight normally
-   (5%), loose (50%) once |u_t| is below what a step of hmin resolves. */
-#define SP_STOP_TIGHT2 0.0025
+   of the linearised slip path counts as the slip stopping within the step: NSM_SLIP_STOP2
+   (5 %) normally, loose (50 %) once |u_t| is below what a step of hmin resolves. */
 #define SP_STOP_LOOSE2 0.25
 /* Largest change of the slip velocity over a step, relative to |u_t| (rotation control). */
 #define SP_ROT_FRAC 0.125
-/* Bisection steps for alpha on [0, |W_tn|] (absolute precision |W_tn|·2^-128). */
-#define SP_BISECT_ITERS 128u
 /* Largest admissible number of steps. */
 #define SP_MAX_STEPS 1000000u
 
@@ -261,7 +259,7 @@ static double sp_trial(const sp_state *st, const double *r, double h, double hmi
     double uu = st->u1 * st->u1 + st->u2 * st->u2;
     double rr = r[0] * r[0] + r[1] * r[1];
     *kind = SP_PLAIN;
-    double e = sp_stop_len(st->u1, st->u2, r[0], r[1], SP_STOP_TIGHT2);
+    double e = sp_stop_len(st->u1, st->u2, r[0], r[1], NSM_SLIP_STOP2);
     if (e < 0.0 && SP_ROT_FRAC * SP_ROT_FRAC * uu < hmin * hmin * rr) {
         e = sp_stop_len(st->u1, st->u2, r[0], r[1], SP_STOP_LOOSE2);
     }
@@ -310,7 +308,7 @@ static double sp_trial(const sp_state *st, const double *r, double h, double hmi
 static double sp_final(const sp_state *st, const double *r2, double len, double h, double hmin,
                        int *kind)
 {
-    double e = sp_stop_len(st->u1, st->u2, r2[0], r2[1], SP_STOP_TIGHT2);
+    double e = sp_stop_len(st->u1, st->u2, r2[0], r2[1], NSM_SLIP_STOP2);
     if (*kind == SP_PLAIN && e >= 0.0 && e <= len) {
         len = e;
         *kind = SP_STOP;
@@ -408,61 +406,6 @@ static int sp_slip_phase(sp_state *st, const sp_w *w, double mu, double ztol, do
     return ev == SP_PLAIN ? -1 : ev;
 }
 
-/* |(alpha·I + mu·W_tt)^-1 W_tn|^2 > 1 (alpha >= 0); v = (alpha·I + mu·W_tt)^-1 W_tn. */
-/*@ requires \valid_read(w) && \valid(v + (0 .. 1));
-    requires \separated(w, v + (0 .. 1));
-    assigns v[0 .. 1];
-    ensures \result == 0 || \result == 1;
- */
-static int sp_ray_long(const sp_w *w, double mu, double alpha, double *v)
-{
-    double m11 = alpha + mu * w->a11;
-    double m12 = mu * w->a12;
-    double m22 = alpha + mu * w->a22;
-    double det = m11 * m22 - m12 * m12;
-    v[0] = (m22 * w->b1 - m12 * w->b2) / det;
-    v[1] = (m11 * w->b2 - m12 * w->b1) / det;
-    return v[0] * v[0] + v[1] * v[1] > 1.0 ? 1 : 0;
-}
-
-/*
- * Direction of renewed slip from rest (|W_tt^-1 W_tn| > mu > 0): the unit s with
- * W_tn = (alpha·I + mu·W_tt)·s, alpha > 0. |(alpha·I + mu·W_tt)^-1 W_tn| decreases in alpha,
- * exceeds 1 at alpha = 0 and is below 1 at alpha = |W_tn|: bisection, then normalisation.
- * Returns 0 if no direction could be formed (rounding only).
- */
-/*@ requires \valid_read(w) && \valid(s + (0 .. 1));
-    requires \separated(w, s + (0 .. 1));
-    assigns s[0 .. 1];
-    ensures \result == 0 || \result == 1;
- */
-static int sp_reslip_dir(const sp_w *w, double mu, double *s)
-{
-    double lo = 0.0;
-    double hi = sqrt(sp_pos(w->b1 * w->b1 + w->b2 * w->b2));
-    /*@ loop invariant 0 <= k <= SP_BISECT_ITERS;
-        loop assigns k, lo, hi, s[0 .. 1];
-        loop variant SP_BISECT_ITERS - k;
-     */
-    for (unsigned k = 0; k < SP_BISECT_ITERS; k++) {
-        double mid = 0.5 * (lo + hi);
-        if (sp_ray_long(w, mu, mid, s)) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    (void)sp_ray_long(w, mu, hi, s);
-    double n2 = s[0] * s[0] + s[1] * s[1];
-    if (!(n2 > 0.0)) {
-        return 0;
-    }
-    double n = sqrt(n2);
-    s[0] = s[0] / n;
-    s[1] = s[1] / n;
-    return 1;
-}
-
 /*
  * The phase from rest, exact-linear to u_n = 0: stick when |W_tt^-1 W_tn| <= mu, else slip
  * along the ray. *ph is the phase taken; returns 0, or -1 if its normal rate is not positive
@@ -478,22 +421,12 @@ static int sp_reslip_dir(const sp_w *w, double mu, double *s)
  */
 static int sp_rest_phase(sp_state *st, const sp_w *w, double mu, nsm_routh_phase *ph)
 {
-    double dt = w->a11 * w->a22 - w->a12 * w->a12;
-    double q1 = (w->a22 * w->b1 - w->a12 * w->b2) / dt;
-    double q2 = (w->a11 * w->b2 - w->a12 * w->b1) / dt;
     double d[2];
     double r[3];
-    if (q1 * q1 + q2 * q2 <= mu * mu) {
-        *ph = NSM_PHASE_STICK;
-        d[0] = -q1;
-        d[1] = -q2;
-    } else {
-        *ph = NSM_PHASE_SLIP;
-        if (!sp_reslip_dir(w, mu, d)) {
-            return -1;
-        }
-        d[0] = -mu * d[0];
-        d[1] = -mu * d[1];
+    int stick = nsm_coulomb_rest2(mu, w->a11, w->a12, w->a22, w->b1, w->b2, d);
+    *ph = stick > 0 ? NSM_PHASE_STICK : NSM_PHASE_SLIP;
+    if (stick < 0) {
+        return -1;
     }
     sp_rate(w, d[0], d[1], r);
     if (!(r[2] > 0.0)) {

@@ -22,6 +22,7 @@
  */
 #include "slide.h"
 #include "internal.h"
+#include "coulomb.h"
 #include "../nsm_math.h"
 
 /* x clamped to [lo, hi] (lo <= hi). */
@@ -49,17 +50,6 @@ static void add_col(size_t K, const double *W, size_t j, double a, double *rate)
         lemma_idx(i, j, K);
         rate[i] += a * W[i * K + j];
     }
-}
-
-/* Friction coefficient of a slipping contact per unit weight: -mu sign(u_t) when
-   |u_t| > ztol, 0 at rest. */
-/*@ assigns \nothing; */
-static double slip_coef(double ut, double muc, double ztol)
-{
-    if (!(fabs(ut) > ztol)) {
-        return 0.0;
-    }
-    return ut > 0.0 ? -muc : muc;
 }
 
 /* One Gauss–Seidel update of the held weight of contact c (rows and columns n = 3c + 2 and
@@ -171,7 +161,7 @@ int nsm_slide_planar(size_t m, const double *W, const double *u, const double *m
         held[c] = !(w[c] > 0.0) && fabs(u[3 * c + 2]) <= ntol;
         double x = sc * lh[3 * c + 2];
         double wc = w[c] > 0.0 ? w[c] : (held[c] && x > 0.0 ? x : 0.0);
-        double sig = slip_coef(u[3 * c], muc, ztol);
+        double sig = nsm_coulomb_slip1(u[3 * c], muc, ztol);
         double bound = muc * wc;
         w[c] = wc;
         lh[3 * c] = sig != 0.0 ? sig * wc : clamp(sc * lh[3 * c], -bound, bound);
@@ -195,7 +185,7 @@ int nsm_slide_planar(size_t m, const double *W, const double *u, const double *m
          */
         for (size_t c = 0; c < m; c++) {
             double muc = mu[c] > 0.0 ? mu[c] : 0.0;
-            double sig = slip_coef(u[3 * c], muc, ztol);
+            double sig = nsm_coulomb_slip1(u[3 * c], muc, ztol);
             double d = 0.0;
             if (held[c]) {
                 d = update_held(m, W, c, sig, w, lh, rate);

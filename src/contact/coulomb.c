@@ -1,0 +1,112 @@
+/*
+ * Coulomb's law at one contact (coulomb.h; docs/math.md, "Coulomb's law at one contact").
+ */
+#include "coulomb.h"
+#include "../nsm_math.h"
+
+/* Planar: 1 if friction holds a contact at rest, mu·W_tt >= |W_tn|. */
+int nsm_coulomb_sticks1(double mu, double wtt, double wtn)
+{
+    return mu * wtt >= fabs(wtn) ? 1 : 0;
+}
+
+/* Planar slip rate: -mu·sign(u_t) when |u_t| > ztol, 0 at rest. */
+double nsm_coulomb_slip1(double ut, double mu, double ztol)
+{
+    if (!(fabs(ut) > ztol)) {
+        return 0.0;
+    }
+    return ut > 0.0 ? -mu : mu;
+}
+
+/* Planar rate: the slip rate when |u_t| > ztol; at rest -W_tn/W_tt (stick) when W_tt > 0 and
+   friction holds, else -mu·sign(W_tn) (slip resumes against W_tn). Clamped to the cone. */
+double nsm_coulomb_rate1(double ut, double mu, double ztol, double wtt, double wtn)
+{
+    if (fabs(ut) > ztol) {
+        return nsm_coulomb_slip1(ut, mu, ztol);
+    }
+    double r = wtn > 0.0 ? -mu : mu;
+    if (wtt > 0.0 && nsm_coulomb_sticks1(mu, wtt, wtn)) {
+        r = -wtn / wtt;
+    }
+    return r > mu ? mu : (r < -mu ? -mu : r);
+}
+
+/* v = (alpha·I + mu·W_tt)^-1 W_tn; 1 if |v| > 1. */
+/*@ requires \valid(v + (0 .. 1));
+    assigns v[0 .. 1];
+    ensures \result == 0 || \result == 1;
+ */
+static int ray_long(double mu, double a11, double a12, double a22, double b1, double b2,
+                    double alpha, double *v)
+{
+    double m11 = alpha + mu * a11;
+    double m12 = mu * a12;
+    double m22 = alpha + mu * a22;
+    double det = m11 * m22 - m12 * m12;
+    v[0] = (m22 * b1 - m12 * b2) / det;
+    v[1] = (m11 * b2 - m12 * b1) / det;
+    return v[0] * v[0] + v[1] * v[1] > 1.0 ? 1 : 0;
+}
+
+/*
+ * Spatial re-slip direction from rest (|W_tt^-1 W_tn| > mu > 0, W_tt positive definite): the
+ * unit s with W_tn = (alpha·I + mu·W_tt)·s, alpha > 0. |(alpha·I + mu·W_tt)^-1 W_tn|
+ * decreases in alpha, exceeds 1 at alpha = 0 and is at most 1 at alpha = |W_tn|: bisection,
+ * then normalisation. Returns 1, or 0 if no direction could be formed (rounding only).
+ */
+int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1, double b2,
+                        double *s)
+{
+    double q = b1 * b1 + b2 * b2;
+    double lo = 0.0;
+    double hi = q > 0.0 ? sqrt(q) : 0.0;
+    /*@ loop invariant 0 <= k <= NSM_RESLIP_ITERS;
+        loop assigns k, lo, hi, s[0 .. 1];
+        loop variant NSM_RESLIP_ITERS - k;
+     */
+    for (unsigned k = 0; k < NSM_RESLIP_ITERS; k++) {
+        double mid = 0.5 * (lo + hi);
+        if (ray_long(mu, a11, a12, a22, b1, b2, mid, s)) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (void)ray_long(mu, a11, a12, a22, b1, b2, hi, s);
+    double n2 = s[0] * s[0] + s[1] * s[1];
+    if (!(n2 > 0.0)) {
+        return 0;
+    }
+    double n = sqrt(n2);
+    s[0] = s[0] / n;
+    s[1] = s[1] / n;
+    return 1;
+}
+
+/*
+ * Spatial rate at rest (W_tt positive definite): d = -W_tt^-1 W_tn when |d| <= mu (returns 1:
+ * stick), else d = -mu·s with s the re-slip direction (returns 0: slip); -1 if no re-slip
+ * direction could be formed (rounding only; d is then 0).
+ */
+int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, double b2,
+                      double *d)
+{
+    double det = a11 * a22 - a12 * a12;
+    double q1 = (a22 * b1 - a12 * b2) / det;
+    double q2 = (a11 * b2 - a12 * b1) / det;
+    if (q1 * q1 + q2 * q2 <= mu * mu) {
+        d[0] = -q1;
+        d[1] = -q2;
+        return 1;
+    }
+    if (!nsm_coulomb_reslip2(mu, a11, a12, a22, b1, b2, d)) {
+        d[0] = 0.0;
+        d[1] = 0.0;
+        return -1;
+    }
+    d[0] = -mu * d[0];
+    d[1] = -mu * d[1];
+    return 0;
+}

@@ -1,0 +1,75 @@
+/*
+ * Coulomb's law at one contact, per unit normal impulse: the one home of the rules that
+ * Routh's method (routh.c planar, routh_spatial.c spatial), the impact integrator's rates
+ * (impact_rates.c) and its held contacts (slide.c) share. Internal to the contact module.
+ *
+ * A contact's block of the Delassus matrix W: planar W_tt, W_tn; spatial
+ * W_tt = [[a11, a12], [a12, a22]] (positive definite where a rule says so), W_tn = (b1, b2).
+ * Rates are tangential impulse rates per unit normal impulse, in the friction cone:
+ *  - slip (|u_t| > ztol): -mu·u_t/|u_t|, opposing the slip;
+ *  - rest: stick, the rate -W_tt^-1 W_tn that keeps u_t = 0, when it lies in the cone
+ *    (|W_tt^-1 W_tn| <= mu); otherwise slip resumes. Planar: against W_tn. Spatial: along the
+ *    unit s with W_tn = (alpha·I + mu·W_tt)·s, alpha > 0, on which u_t stays parallel to s
+ *    (docs/math.md, "Routh's method").
+ * Defined in coulomb.c (proved there once).
+ */
+#ifndef NSM_CONTACT_COULOMB_H
+#define NSM_CONTACT_COULOMB_H
+
+#include "nsmech/base.h"
+
+/** Bisection steps for alpha in nsm_coulomb_reslip2 (on [0, |W_tn|], absolute precision
+    |W_tn|·2^-128, below the double resolution of any alpha in that interval). */
+#define NSM_RESLIP_ITERS 128u
+
+/** A spatial slip stops within a step when the step's linearised path u_t + s·r_t passes
+    within 5 % of |u_t| of rest: squared distance <= NSM_SLIP_STOP2·|u_t|². */
+#define NSM_SLIP_STOP2 0.0025
+
+/* Planar: 1 if friction holds a contact at rest, mu·W_tt >= |W_tn|. */
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_coulomb_sticks1(double mu, double wtt, double wtn);
+
+/* Planar slip rate: -mu·sign(u_t) when |u_t| > ztol, 0 at rest. */
+/*@ requires mu >= 0;
+    assigns \nothing;
+    ensures -mu <= \result <= mu;
+ */
+double nsm_coulomb_slip1(double ut, double mu, double ztol);
+
+/* Planar rate: the slip rate when |u_t| > ztol; at rest -W_tn/W_tt (stick) when W_tt > 0 and
+   friction holds, else -mu·sign(W_tn) (slip resumes against W_tn). Clamped to the cone. */
+/*@ requires mu >= 0;
+    assigns \nothing;
+    ensures -mu <= \result <= mu;
+ */
+double nsm_coulomb_rate1(double ut, double mu, double ztol, double wtt, double wtn);
+
+/*
+ * Spatial re-slip direction from rest (|W_tt^-1 W_tn| > mu > 0, W_tt positive definite): the
+ * unit s with W_tn = (alpha·I + mu·W_tt)·s, alpha > 0. |(alpha·I + mu·W_tt)^-1 W_tn|
+ * decreases in alpha, exceeds 1 at alpha = 0 and is at most 1 at alpha = |W_tn|: bisection,
+ * then normalisation. Returns 1, or 0 if no direction could be formed (rounding only).
+ */
+/*@ requires \valid(s + (0 .. 1));
+    assigns s[0 .. 1];
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1, double b2,
+                        double *s);
+
+/*
+ * Spatial rate at rest (W_tt positive definite): d = -W_tt^-1 W_tn when |d| <= mu (returns 1:
+ * stick), else d = -mu·s with s the re-slip direction (returns 0: slip); -1 if no re-slip
+ * direction could be formed (rounding only; d is then 0).
+ */
+/*@ requires \valid(d + (0 .. 1));
+    assigns d[0 .. 1];
+    ensures \result == -1 || \result == 0 || \result == 1;
+ */
+int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, double b2,
+                      double *d);
+
+#endif

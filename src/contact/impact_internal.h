@@ -1,0 +1,237 @@
+/*
+ * The impact integrator's stages, one file each (internal to the contact module; not part of
+ * the public API). nsm_impact_solve_d (impact.c) reads as the algorithm:
+ *   validate (impact_args.c) -> prepare W, u (impact.c) -> bound (impact_bound.c) ->
+ *   integrate (impact_step.c: weights from impact_policy.c, rates from impact_rates.c,
+ *   held contacts from slide.c) -> finish (impact.c).
+ * Every contact takes three slots (t1, t2, n) of the impulse space whatever d is (for d = 1
+ * the t2 slots stay exactly 0), so that every index is linear in the contact number.
+ */
+#ifndef NSM_CONTACT_IMPACT_INTERNAL_H
+#define NSM_CONTACT_IMPACT_INTERNAL_H
+
+#include <stddef.h>
+#include "nsmech/contact.h"
+
+/* Internal state of the selection policy. */
+typedef struct policy_state {
+    size_t cur;        /* SEQUENTIAL: contact being resolved (m = none) */
+    unsigned long rng; /* SAMPLED: Park–Miller state in 1 .. NSM_PRNG_MOD - 1 */
+    size_t held;       /* SAMPLED: steps the current weights have been held */
+} policy_state;
+
+/* The integrator's vectors: views into the workspace, carved once (impact.c, carve_vecs). */
+typedef struct impact_vecs {
+    double *u;    /* 3m: contact velocities (t1, t2, n) per contact */
+    double *lam;  /* 3m: impulse accumulated so far */
+    double *lh;   /* 3m: impulse rates of the current segment (per unit normal impulse) */
+    double *rate; /* 3m: W lh, the velocity rates */
+    double *um;   /* 3m: velocities at the segment's midpoint (d = 2) */
+    double *w;    /* m: the segment's weights */
+    double *wraw; /* m: the sampled policy's raw draws, kept between redraws */
+} impact_vecs;
+
+/*@ // the vectors are writable and pairwise disjoint
+    predicate vecs_ok(impact_vecs *v, integer m) =
+      \valid(v->u + (0 .. 3 * m - 1)) && \valid(v->lam + (0 .. 3 * m - 1)) &&
+      \valid(v->lh + (0 .. 3 * m - 1)) && \valid(v->rate + (0 .. 3 * m - 1)) &&
+      \valid(v->um + (0 .. 3 * m - 1)) && \valid(v->w + (0 .. m - 1)) &&
+      \valid(v->wraw + (0 .. m - 1)) &&
+      \separated(v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1), v->lh + (0 .. 3 * m - 1),
+                 v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1),
+                 v->wraw + (0 .. m - 1));
+    // the policy is valid and its array (for the kind that reads one) can be read
+    predicate pol_ready(integer m, nsm_impact_policy *pol) =
+      \valid_read(pol) &&
+      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+       \valid_read(pol->order + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SAMPLED || pol->hold >= 1);
+ */
+
+/*@ // the policy and its array (the one its kind reads, when given) can be read
+    predicate pol_readable(integer m, nsm_impact_policy *pol) =
+      \valid_read(pol) &&
+      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+       pol->order == \null ||
+       \valid_read(pol->order + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null ||
+       \valid_read(pol->ratios + (0 .. m - 1)));
+    // the options and the policy are in their domains (what the integrator relies on)
+    predicate args_ok(nsm_impact_policy *pol, nsm_impact_opts *opts) =
+      1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
+      1 <= opts->fallback_steps <= 100000000 &&
+      opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0 &&
+      (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_SIMULTANEOUS ||
+       pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_PRIORITY) &&
+      ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
+       pol->order != \null) &&
+      (pol->kind == NSM_POLICY_SIMULTANEOUS ==> pol->ratios != \null) &&
+      (pol->kind == NSM_POLICY_SAMPLED ==> pol->hold >= 1);
+ */
+
+/* ---- validation (impact_args.c) ---- */
+
+/* Validation of options and policy (pointers non-NULL, m in range). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(opts) && pol_readable(m, pol);
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==> args_ok(pol, opts);
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG || \result == NSM_ERR_NULL ||
+                    \result == NSM_ERR_NOT_FINITE;
+ */
+nsm_status nsm_impact_check_policy(size_t m, const nsm_impact_policy *pol,
+                                   const nsm_impact_opts *opts);
+
+/* 1 if an output overlaps an input or another output, or info or an output overlaps the
+   policy or its array (sizes as validated; need = nsm_impact_work(n, m)). */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1));
+    requires \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid_read(vm + (0 .. n - 1));
+    requires \valid_read(vp + (0 .. n - 1)) && \valid_read(lam + (0 .. (d + 1) * m - 1));
+    requires \valid_read(work + (0 .. need - 1));
+    requires \valid_read(pol);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_impact_aliased(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                       const double *Jt, const double *mu, const double *vm,
+                       const nsm_impact_policy *pol, const nsm_impact_opts *opts, const double *vp,
+                       const double *lam, const double *work, size_t need,
+                       const nsm_impact_info *info);
+
+/* Validation of the data: mu >= 0, finiteness, symmetry of M. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1));
+    requires \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid_read(vm + (0 .. n - 1));
+    assigns \nothing;
+    ensures ok: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==> mu[c] >= 0;
+ */
+nsm_status nsm_impact_check_data(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                                 const double *Jt, const double *mu, const double *vm);
+
+/* ---- the a priori bound (impact_bound.c) ---- */
+
+/* The a priori bound, the step and the cap (fields bound, gamma_lb, fw_gap, has_bound,
+   step_cap of *inf; energy_minus is read); returns h. W (3m×3m) and u (3m) as prepared; fw
+   (12m) is Frank–Wolfe's scratch. *wedge = 1 when gamma = 0 to tolerance (contacts may wedge). */
+/*@ requires dims: 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires valid_mu: \valid_read(mu + (0 .. m - 1)) && \valid_read(opts) && \valid(inf);
+    requires opts: 1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
+                   1 <= opts->fallback_steps <= 100000000;
+    requires valid_W: \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
+    requires valid_fw: \valid(fw + (0 .. 12 * m - 1));
+    requires sep: \separated(inf, fw + (0 .. 12 * m - 1));
+    requires valid_wedge: \valid(wedge) && \separated(wedge, inf) &&
+                          \separated(wedge, fw + (0 .. 12 * m - 1));
+    assigns fw[0 .. 12 * m - 1], *inf, *wedge;
+    ensures h: \result >= 0;
+    ensures cap: inf->step_cap <= 4000000000;
+    ensures wedge: *wedge == 0 || *wedge == 1;
+ */
+double nsm_impact_bound(size_t m, size_t d, const double *mu, const nsm_impact_opts *opts,
+                        const double *W, const double *u, double *fw, nsm_impact_info *inf,
+                        int *wedge);
+
+/* ---- the policy's weights (impact_policy.c) ---- */
+
+/* Number of penetrating contacts. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1));
+    assigns \nothing;
+    ensures 0 <= \result <= m;
+ */
+size_t nsm_impact_count_pen(size_t m, const double *u, double ntol);
+
+/*
+ * Weights w (m, sum 1 over penetrating contacts, 0 elsewhere) by the policy. Requires at least
+ * one penetrating contact. For SAMPLED, w keeps its previous raw draws in wraw between redraws.
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires pol: pol_ready(m, pol);
+    requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid(w + (0 .. m - 1)) && \valid(wraw + (0 .. m - 1));
+    requires \separated(ps, w + (0 .. m - 1), wraw + (0 .. m - 1));
+    assigns w[0 .. m - 1], wraw[0 .. m - 1], *ps;
+    ensures 1 <= ps->rng < NSM_PRNG_MOD;
+ */
+void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps, const double *u,
+                        double ntol, double *w, double *wraw);
+
+/* ---- impulse rates of a segment (impact_rates.c) ---- */
+
+/* lamhat (3m) from weights: (w_c·r1_c, w_c·r2_c, w_c) per contact. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires \valid(lh + (0 .. 3 * m - 1));
+    assigns lh[0 .. 3 * m - 1];
+ */
+void nsm_impact_lamhat(size_t m, size_t d, const double *W, const double *u, const double *mu,
+                       const double *w, double ztol, double *lh);
+
+/* Midpoint correction of a spatial segment: the friction directions at u + (len/2)·rate with
+   the same weights give lh and rate for the whole segment (second order in the step). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
+    requires \valid(um + (0 .. 3 * m - 1));
+    assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1], um[0 .. 3 * m - 1];
+ */
+void nsm_impact_midpoint(size_t m, const double *W, const double *mu, const double *u,
+                         const double *w, double len, double ztol, double *lh, double *rate,
+                         double *um);
+
+/*
+ * Longest segment over which the spatial slip directions may be frozen (d = 2). A direction
+ * u_t/|u_t| turns at a rate of order |r_t|/|u_t| per unit impulse, and near rest the
+ * direction equation is stiff (rate of order mu·w·tr W_tt/|u_t|): an explicit step longer
+ * than that amplifies the error perpendicular to the slip instead of damping it. Returns
+ * min over slipping contacts of |u_t|/(4|r_t| + mu·w·tr W_tt) (h when none), never below hmin.
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires \valid_read(rate + (0 .. 3 * m - 1));
+    requires 0 <= hmin <= h;
+    assigns \nothing;
+    ensures hmin <= \result <= h;
+ */
+double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const double *w,
+                           const double *u, const double *rate, double h, double hmin, double ztol);
+
+/* ---- the stepping loop (impact_step.c) ---- */
+
+/*
+ * The stepping loop: from u (= J v-), segments of at most h with the policy's weights until no
+ * contact penetrates. Reads inf->step_cap, inf->has_bound and inf->bound; writes inf->s (the
+ * total normal impulse), inf->steps, inf->forced and inf->terminated. Returns NSM_OK when no
+ * contact penetrates, NSM_ERR_BOUND when s would exceed the bound (has_bound),
+ * NSM_ERR_NO_CONVERGENCE at the step cap. lam holds the impulse (3m, (t1, t2, n) per contact).
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires h >= 0;
+    requires pol: pol_ready(m, pol);
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    requires info: \valid(inf) && inf->step_cap <= 4000000000;
+    requires \separated(inf, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
+                        v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
+                        v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
+    assigns v->u[0 .. 3 * m - 1], v->lam[0 .. 3 * m - 1], v->lh[0 .. 3 * m - 1],
+            v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1], v->w[0 .. m - 1],
+            v->wraw[0 .. m - 1], inf->s, inf->steps, inf->forced, inf->terminated;
+    ensures \result == NSM_OK || \result == NSM_ERR_BOUND || \result == NSM_ERR_NO_CONVERGENCE;
+    ensures inf->steps <= inf->step_cap && inf->forced <= inf->steps;
+    ensures inf->terminated == (\result == NSM_OK);
+ */
+nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
+                                const double *W, const double *mu, double h, double ztol,
+                                double ntol, const impact_vecs *v, nsm_impact_info *inf);
+
+#endif

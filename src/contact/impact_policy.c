@@ -1,0 +1,128 @@
+/*
+ * The policy's weights along the impact: which penetrating contacts act and with what share
+ * (sequential, priority, simultaneous ratios, or sampled draws held for a few steps).
+ */
+#include "nsmech/contact.h"
+#include "../nsm_math.h"
+#include "internal.h"
+#include "impact_internal.h"
+
+/* Next Park–Miller value: state·48271 mod (2^31 - 1); the product stays below 2^47. */
+/*@ requires 1 <= s < NSM_PRNG_MOD;
+    assigns \nothing;
+    ensures 0 <= \result < NSM_PRNG_MOD;
+ */
+static unsigned long prng_next(unsigned long s)
+{
+    unsigned long long p = (unsigned long long)s * 48271ull;
+    return (unsigned long)(p % (unsigned long long)NSM_PRNG_MOD);
+}
+
+/* 1 if contact c penetrates: u_n,c < -ntol. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m;
+    requires \valid_read(u + (0 .. 3 * m - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int penetrating(size_t m, const double *u, size_t c, double ntol)
+{
+    (void)m;
+    return u[3 * c + 2] < -ntol;
+}
+
+/* Number of penetrating contacts. */
+size_t nsm_impact_count_pen(size_t m, const double *u, double ntol)
+{
+    size_t k = 0;
+    /*@ loop invariant 0 <= c <= m && 0 <= k <= c;
+        loop assigns c, k;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        k += (size_t)penetrating(m, u, c, ntol);
+    }
+    return k;
+}
+
+/*
+ * Weights w (m, sum 1 over penetrating contacts, 0 elsewhere) by the policy. Requires at least
+ * one penetrating contact. For SAMPLED, w keeps its previous raw draws in wraw between redraws.
+ */
+void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps, const double *u,
+                        double ntol, double *w, double *wraw)
+{
+    zero_vec(m, w);
+    if (pol->kind == NSM_POLICY_SEQUENTIAL) {
+        if (ps->cur >= m || !penetrating(m, u, ps->cur, ntol)) {
+            ps->cur = m;
+            /*@ loop invariant 0 <= k <= m;
+                loop invariant ps->cur <= m;
+                loop assigns k, ps->cur;
+                loop variant m - k;
+             */
+            for (size_t k = 0; k < m; k++) {
+                size_t c = pol->order[k];
+                if (c < m && penetrating(m, u, c, ntol)) {
+                    ps->cur = c;
+                    break;
+                }
+            }
+        }
+        if (ps->cur < m) {
+            w[ps->cur] = 1.0;
+        }
+        return;
+    }
+    if (pol->kind == NSM_POLICY_PRIORITY) {
+        /* the first penetrating contact of the order acts; those ahead of it are at rest */
+        /*@ loop invariant 0 <= k <= m;
+            loop assigns k, w[0 .. m - 1];
+            loop variant m - k;
+         */
+        for (size_t k = 0; k < m; k++) {
+            size_t c = pol->order[k];
+            if (c < m && penetrating(m, u, c, ntol)) {
+                w[c] = 1.0;
+                break;
+            }
+        }
+        return;
+    }
+    if (pol->kind == NSM_POLICY_SAMPLED && (ps->held == 0 || ps->held >= pol->hold)) {
+        /*@ loop invariant 0 <= c <= m;
+            loop invariant 1 <= ps->rng < NSM_PRNG_MOD;
+            loop assigns c, ps->rng, wraw[0 .. m - 1];
+            loop variant m - c;
+         */
+        for (size_t c = 0; c < m; c++) {
+            unsigned long r = prng_next(ps->rng);
+            ps->rng = r == 0 ? 1ul : r;
+            wraw[c] = (double)ps->rng / (double)NSM_PRNG_MOD;
+        }
+        ps->held = 0;
+    }
+    if (pol->kind == NSM_POLICY_SAMPLED) {
+        ps->held += 1;
+    }
+    double sum = 0.0;
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c, sum, w[0 .. m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        if (penetrating(m, u, c, ntol)) {
+            double r = pol->kind == NSM_POLICY_SIMULTANEOUS ? pol->ratios[c] : wraw[c];
+            w[c] = r;
+            sum += r;
+        }
+    }
+    if (sum > 0.0) {
+        /*@ loop invariant 0 <= c <= m;
+            loop assigns c, w[0 .. m - 1];
+            loop variant m - c;
+         */
+        for (size_t c = 0; c < m; c++) {
+            w[c] = w[c] / sum;
+        }
+    }
+}

@@ -1,0 +1,275 @@
+/*
+ * The stepping loop of the impact integrator: segment length to the next event, the step, and
+ * the loop that stops when no contact penetrates, at the bound or at the step cap.
+ */
+#include "nsmech/contact.h"
+#include "../nsm_math.h"
+#include "internal.h"
+#include "impact_internal.h"
+#include "slide.h"
+#include "coulomb.h"
+
+/*
+ * Segment length: min(h, first event) where an event is a penetrating contact (w_c > 0)
+ * reaching u_n = 0, or a slipping one (|u_t| > ztol, w_c > 0) reaching u_t = 0, but at least
+ * hmin. For d = 2 a slip only stops where the segment heads into the origin (its closest
+ * approach within sqrt(NSM_SLIP_STOP2)·|u_t| of it); otherwise the slip swings round and, unless an
+ * event comes first, the segment is limited to cap (see slip_cap). *ev is 3c + 2 for a
+ * normal event, 3c for a tangential one, 3m when h or cap was taken and 3m + 1 when hmin was.
+ * With watch, a contact without weight reaching u_n = 0 from above is an event too (it may
+ * then be held at rest). A contact with weight at normal rest (u_n >= -ntol: held) has no
+ * normal event: its rate is 0 or it separates.
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(rate + (0 .. 3 * m - 1));
+    requires \valid_read(w + (0 .. m - 1));
+    requires 0 <= hmin <= h;
+    requires \valid(ev);
+    requires \separated(ev, u + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), w + (0 .. m - 1));
+    assigns *ev;
+    ensures hmin <= \result <= h;
+    ensures *ev <= 3 * m + 1;
+ */
+static double seg_len(size_t m, size_t d, const double *u, const double *rate, const double *w,
+                      double h, double hmin, double cap, double ztol, double ntol, int watch,
+                      size_t *ev)
+{
+    double len = h;
+    *ev = 3 * m;
+    /*@ loop invariant 0 <= c <= m;
+        loop invariant 0 <= len <= h;
+        loop invariant *ev <= 3 * m;
+        loop assigns c, len, *ev;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        double un = u[3 * c + 2];
+        double rn = rate[3 * c + 2];
+        if (!(w[c] > 0.0)) {
+            if (watch && un > 0.0 && rn < 0.0 && -un / rn < len) {
+                /* a separating contact driven back to rest: from there it may be held */
+                len = -un / rn;
+                *ev = 3 * c + 2;
+            }
+            continue;
+        }
+        if (rn > 0.0 && un < -ntol) {
+            double l = -un / rn;
+            if (l < len) {
+                len = l < 0.0 ? 0.0 : l;
+                *ev = 3 * c + 2;
+            }
+        }
+        double ut = u[3 * c];
+        double rt = rate[3 * c];
+        double l = len;
+        int hit = 0;
+        if (d == 1) {
+            if ((ut > ztol && rt < 0.0) || (ut < -ztol && rt > 0.0)) {
+                l = -ut / rt;
+                hit = 1;
+            }
+        } else {
+            double ut2 = u[3 * c + 1];
+            double rt2 = rate[3 * c + 1];
+            double ur = ut * rt + ut2 * rt2;
+            double rr = rt * rt + rt2 * rt2;
+            double uu = ut * ut + ut2 * ut2;
+            if (tnorm(2, ut, ut2) > ztol && ur < 0.0 && rr > 0.0) {
+                /* squared distance of the closest approach: |u|² - (u·r)²/|r|² */
+                double dist2 = uu - (ur / rr) * ur;
+                if (dist2 <= NSM_SLIP_STOP2 * uu) {
+                    l = -ur / rr;
+                    hit = 1;
+                }
+            }
+        }
+        if (hit && l < len) {
+            len = l < 0.0 ? 0.0 : l;
+            *ev = 3 * c;
+        }
+    }
+    if ((*ev == 3 * m || *ev % 3 == 2) && cap < len) {
+        /* the slip directions turn within this segment: shorten it */
+        len = cap < 0.0 ? 0.0 : cap;
+        *ev = 3 * m;
+    }
+    if (len < hmin) {
+        /* events closer than hmin (Zeno-like alternation) are stepped over */
+        len = hmin;
+        *ev = 3 * m + 1;
+    }
+    return len;
+}
+
+/* After a segment with joint stick rates: a contact that sticks strictly inside its cone
+   (|r_c| < mu_c w_c) is put back at u_t = 0, dropping the Gauss–Seidel residual of its rate,
+   which would otherwise accumulate past ztol and restart the stick/slip alternation. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires \valid_read(lh + (0 .. 3 * m - 1)) && \valid(u + (0 .. 3 * m - 1));
+    assigns u[0 .. 3 * m - 1];
+ */
+static void snap_stuck(size_t m, const double *mu, const double *w, const double *lh, double ztol,
+                       double *u)
+{
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c, u[0 .. 3 * m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        if (w[c] > 0.0 && mu[c] > 0.0 && fabs(lh[3 * c]) < mu[c] * w[c] && fabs(u[3 * c]) <= ztol) {
+            u[3 * c] = 0.0;
+        }
+    }
+}
+
+/*
+ * One segment's weights and impulse rates: the policy's weights, then for planar runs the
+ * held weights and joint stick rates of contacts at rest (nsm_slide_planar), else each
+ * weighted contact's own Coulomb rate; rate = W lh. Returns 1 when the joint rates were taken.
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires pol: pol_ready(m, pol);
+    requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    requires \separated(ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
+    assigns *ps, v->w[0 .. m - 1], v->wraw[0 .. m - 1], v->lh[0 .. 3 * m - 1],
+            v->rate[0 .. 3 * m - 1];
+    ensures 1 <= ps->rng < NSM_PRNG_MOD;
+    ensures \result == 0 || \result == 1;
+ */
+static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
+                      const double *W, const double *mu, double ztol, double ntol, int slide,
+                      const impact_vecs *v)
+{
+    size_t K = 3 * m;
+    nsm_impact_weights(m, pol, ps, v->u, ntol, v->w, v->wraw);
+    int joint = 0;
+    if (slide) {
+        joint = nsm_slide_planar(m, W, v->u, mu, ztol, ntol, v->w, v->lh, v->rate);
+    }
+    if (!joint) {
+        nsm_impact_lamhat(m, d, W, v->u, mu, v->w, ztol, v->lh);
+        matvec(K, K, W, v->lh, v->rate);
+    }
+    return joint;
+}
+
+/*
+ * The segment's length and event (as seg_len) from the current rates. For d = 2 the slip
+ * directions are frozen over at most nsm_impact_slip_cap, and the rates are then taken at the
+ * segment's midpoint, the events located again on the segment actually taken (so that an
+ * event sets exactly the velocity it reaches).
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires 0 <= hmin <= h;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    requires \valid(ev) && \separated(ev, v->u + (0 .. 3 * m - 1), v->lh + (0 .. 3 * m - 1),
+                                      v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1),
+                                      v->w + (0 .. m - 1));
+    assigns *ev, v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1];
+    ensures 0 <= \result <= h;
+    ensures *ev <= 3 * m + 1;
+ */
+static double step_len(size_t m, size_t d, const double *W, const double *mu, double h,
+                       double hmin, double ztol, double ntol, int slide, const impact_vecs *v,
+                       size_t *ev)
+{
+    if (d == 1) {
+        return seg_len(m, d, v->u, v->rate, v->w, h, hmin, h, ztol, ntol, slide, ev);
+    }
+    double lcap = nsm_impact_slip_cap(m, W, mu, v->w, v->u, v->rate, h, hmin, ztol);
+    double len = seg_len(m, d, v->u, v->rate, v->w, h, hmin, lcap, ztol, ntol, slide, ev);
+    nsm_impact_midpoint(m, W, mu, v->u, v->w, len, ztol, v->lh, v->rate, v->um);
+    double hm = hmin < len ? hmin : len;
+    return seg_len(m, d, v->u, v->rate, v->w, len, hm, len, ztol, ntol, slide, ev);
+}
+
+/*
+ * Advances u and lam by len along the segment's rates. After joint stick rates, contacts that
+ * stick are put back at rest (snap_stuck); the event's velocity is set to exactly 0 (a
+ * tangential event, slot t1: the slip has stopped, both tangential slots).
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    assigns v->u[0 .. 3 * m - 1], v->lam[0 .. 3 * m - 1];
+ */
+static void step_advance(size_t m, const double *mu, double len, size_t ev, int joint,
+                         double ztol, const impact_vecs *v)
+{
+    size_t K = 3 * m;
+    axpy(K, len, v->rate, v->u);
+    axpy(K, len, v->lh, v->lam);
+    if (joint) {
+        snap_stuck(m, mu, v->w, v->lh, ztol, v->u);
+    }
+    if (ev < K) {
+        v->u[ev] = 0.0;
+        if (ev % 3 != 2) {
+            v->u[ev + 1] = 0.0;
+        }
+    }
+}
+
+nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
+                                const double *W, const double *mu, double h, double ztol,
+                                double ntol, const impact_vecs *v, nsm_impact_info *inf)
+{
+    size_t K = 3 * m;
+    policy_state ps;
+    ps.cur = m;
+    ps.rng = 1ul + (unsigned long)(pol->seed % (NSM_PRNG_MOD - 1ul));
+    ps.held = 0;
+    zero_vec(K, v->lam);
+    zero_vec(K, v->lh);
+    zero_vec(m, v->wraw);
+    double hmin = h / (double)NSM_IMPACT_MIN_STEP_RATIO;
+    /* planar runs but sequential ones hold contacts at rest (nsm_slide_planar) */
+    int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL;
+    size_t cap = inf->step_cap;
+    double s = 0.0;
+    size_t steps = 0;
+    size_t forced = 0;
+    nsm_status res = NSM_ERR_NO_CONVERGENCE;
+    int stop = 0;
+    /*@ loop invariant 0 <= k <= cap;
+        loop invariant steps <= k;
+        loop invariant forced <= steps;
+        loop invariant 1 <= ps.rng < NSM_PRNG_MOD;
+        loop invariant res == NSM_OK || res == NSM_ERR_BOUND || res == NSM_ERR_NO_CONVERGENCE;
+        loop assigns k, ps, stop, res, s, steps, forced, v->u[0 .. K - 1], v->lam[0 .. K - 1],
+                     v->lh[0 .. K - 1], v->rate[0 .. K - 1], v->um[0 .. K - 1],
+                     v->w[0 .. m - 1], v->wraw[0 .. m - 1];
+        loop variant cap - k;
+     */
+    for (size_t k = 0; k < cap && !stop; k++) {
+        if (nsm_impact_count_pen(m, v->u, ntol) == 0) {
+            res = NSM_OK;
+            stop = 1;
+        } else {
+            int joint = step_rates(m, d, pol, &ps, W, mu, ztol, ntol, slide, v);
+            size_t ev = 0;
+            double len = step_len(m, d, W, mu, h, hmin, ztol, ntol, slide, v, &ev);
+            step_advance(m, mu, len, ev, joint, ztol, v);
+            s += len;
+            forced += ev > K ? 1u : 0u;
+            steps = k + 1;
+            if (inf->has_bound && s > inf->bound) {
+                res = NSM_ERR_BOUND;
+                stop = 1;
+            }
+        }
+    }
+    if (!stop && nsm_impact_count_pen(m, v->u, ntol) == 0) {
+        res = NSM_OK;
+    }
+    inf->s = s;
+    inf->steps = steps;
+    inf->forced = forced;
+    inf->terminated = res == NSM_OK;
+    return res;
+}
