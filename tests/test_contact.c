@@ -426,8 +426,9 @@ static int check_outcome(const problem *P, const double *vp, const double *Lam,
     }
     double s = 0;
     for (size_t c = 0; c < m; c++) {
-        if (Lam[2 * c + 1] < -1e-15 ||
-            fabs(Lam[2 * c]) > P->mu[c] * Lam[2 * c + 1] * (1 + 1e-10) + 1e-14) {
+        /* exact membership, no tolerance: the header promises it on Lambda as returned */
+        double r = P->mu[c] * Lam[2 * c + 1];
+        if (!(Lam[2 * c + 1] >= 0.0) || !(Lam[2 * c] * Lam[2 * c] <= r * r)) {
             snprintf(msg, msglen, "impulse of contact %zu outside its cone: (%g, %g) mu %g", c,
                      Lam[2 * c], Lam[2 * c + 1], P->mu[c]);
             return 1;

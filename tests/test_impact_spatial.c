@@ -74,7 +74,9 @@ static int check_spatial(const sproblem *P, const double *vp, const double *Lam,
     double s = 0;
     for (size_t c = 0; c < m; c++) {
         double lt = hypot(Lam[3 * c], Lam[3 * c + 1]), ln = Lam[3 * c + 2];
-        if (ln < -1e-15 || lt > P->mu[c] * ln * (1 + 1e-10) + 1e-14) {
+        /* exact membership, no tolerance: the header promises it on Lambda as returned */
+        double r = P->mu[c] * ln;
+        if (!(ln >= 0.0) || !(Lam[3 * c] * Lam[3 * c] + Lam[3 * c + 1] * Lam[3 * c + 1] <= r * r)) {
             snprintf(msg, msglen, "impulse of contact %zu outside its cone: |t| %g n %g mu %g",
                      c, lt, ln, P->mu[c]);
             return 1;

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include "nsmech/base.h"
+#include "nsmech/setvalued.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -329,10 +330,12 @@ size_t nsm_impact_work(size_t n, size_t m);
 
 /**
  * Integrates the impact of m contacts with tangent dimension d (1 or 2) with the given policy.
- * On NSM_OK: v_plus (n) is the post-impact velocity, Lambda ((d+1)m, see above) the impulses
- * (each in its friction cone), *info filled; every contact has J_n,c v_plus >=
- * -info->check_tol, checked on v_plus as returned (check_tol = max(vtol·(1 + max_c |J_n,c
- * v_-|), ntol)). If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
+ * On NSM_OK: v_plus (n) is the post-impact velocity, Lambda ((d+1)m, see above) the impulses,
+ * *info filled; every contact has J_n,c v_plus >= -info->check_tol, checked on v_plus as
+ * returned (check_tol = max(vtol·(1 + max_c |J_n,c v_-|), ntol)); every Λ_c lies in its
+ * friction cone (Λ_n >= 0, ‖Λ_t‖ <= μ_c Λ_n), checked on Lambda as returned (in exact arithmetic
+ * every impulse rate is in its cone; the impulse is put back in the cone where rounding left
+ * it a few ulps outside, before v_plus is formed from it); and info->s <= info->bound. If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
  * v_minus, Lambda = 0, s = 0 (the trivial answer), NSM_OK.
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, m, or workspace beyond NSM_MAX_DIM²), NSM_ERR_ARG
  * (d not 1 or 2, options, policy, mu < 0), NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not
@@ -412,6 +415,9 @@ size_t nsm_impact_work(size_t n, size_t m);
       ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
       ensures separating: \result == NSM_OK ==>
                 nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
+      ensures bound: \result == NSM_OK ==> info->s <= info->bound;
+      ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
+                nsm_in_cone_tol(d, mu[c], 0.0, Lambda[(d + 1) * c + d], Lambda + (d + 1) * c);
     complete behaviors;
     disjoint behaviors;
  */
@@ -474,6 +480,9 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
       ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
       ensures separating: \result == NSM_OK ==>
                 nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
+      ensures bound: \result == NSM_OK ==> info->s <= info->bound;
+      ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
+                nsm_in_cone_tol(1, mu[c], 0.0, Lambda[2 * c + 1], Lambda + 2 * c);
     complete behaviors;
     disjoint behaviors;
  */

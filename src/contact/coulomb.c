@@ -1,6 +1,7 @@
 /*
  * Coulomb's law at one contact (coulomb.h; docs/math.md, "Coulomb's law at one contact").
  */
+#include <float.h>
 #include "coulomb.h"
 #include "../nsm_math.h"
 
@@ -109,4 +110,40 @@ int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, 
     d[0] = -mu * d[0];
     d[1] = -mu * d[1];
     return 0;
+}
+
+/* Planar cone: p_n := max(p_n, 0), p_t clamped to [-mu·p_n, mu·p_n]. */
+void nsm_coulomb_cone1(double mu, double *pt, double *pn)
+{
+    double n = *pn > 0.0 ? *pn : 0.0;
+    double b = mu * n;
+    double t = *pt;
+    if (t > b) {
+        t = b;
+    }
+    if (t < -b) {
+        t = -b;
+    }
+    *pt = t;
+    *pn = n;
+}
+
+/* Spatial cone: p_t scaled into the cone when outside. */
+void nsm_coulomb_cone2(double mu, double pn, double *p1, double *p2)
+{
+    double q = *p1 * *p1 + *p2 * *p2;
+    double m = mu * pn;
+    if (q > m * m) {
+        double rq = sqrt(q);
+        /*@ assert rq > 0; */
+        double f = m / rq * (1.0 - 4.0 * DBL_EPSILON);
+        /*@ assert 0 <= f * rq <= m; */
+        /*@ assert f * f * q <= m * m; */
+        double x = f * *p1;
+        double y = f * *p2;
+        /*@ assert x * x + y * y == f * f * (*p1 * *p1 + *p2 * *p2); */
+        *p1 = x;
+        *p2 = y;
+        /*@ assert *p1 * *p1 + *p2 * *p2 <= m * m; */
+    }
 }

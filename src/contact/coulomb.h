@@ -72,4 +72,24 @@ int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1
 int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, double b2,
                       double *d);
 
+/* Planar cone: p_n := max(p_n, 0), then p_t clamped to [-mu·p_n, mu·p_n] (exact in IEEE
+   arithmetic: the bound is the rounded product mu·p_n that a membership test recomputes). */
+/*@ requires mu >= 0 && \valid(pt) && \valid(pn) && \separated(pt, pn);
+    assigns *pt, *pn;
+    ensures *pn >= 0;
+    ensures -(mu * *pn) <= *pt <= mu * *pn;
+ */
+void nsm_coulomb_cone1(double mu, double *pt, double *pn);
+
+/* Spatial cone (p_n >= 0): when p1² + p2² > (mu·p_n)², p_t is scaled onto the cone and by a
+   further 1 - 4·DBL_EPSILON inside it, so that the rounded test p1² + p2² <= (mu·p_n)² holds
+   on the result in IEEE arithmetic too; otherwise p_t is kept. */
+/*@ requires mu >= 0 && pn >= 0 && \valid(p1) && \valid(p2) && \separated(p1, p2);
+    assigns *p1, *p2;
+    ensures cone: *p1 * *p1 + *p2 * *p2 <= mu * mu * pn * pn;
+    ensures kept: \old(*p1 * *p1 + *p2 * *p2) <= mu * mu * pn * pn ==>
+                  *p1 == \old(*p1) && *p2 == \old(*p2);
+ */
+void nsm_coulomb_cone2(double mu, double pn, double *p1, double *p2);
+
 #endif

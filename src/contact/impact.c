@@ -14,6 +14,7 @@
 #include "../nsm_math.h"
 #include "internal.h"
 #include "impact_internal.h"
+#include "coulomb.h"
 
 size_t nsm_impact_work(size_t n, size_t m)
 {
@@ -255,20 +256,100 @@ static int results_finite(size_t n, size_t m, size_t d, const double *vp, const 
     return nsm_all_finite(n, vp) && nsm_all_finite((d + 1) * m, Lam) && nsm_all_finite(7, x);
 }
 
+/* Each contact's impulse put in its friction cone, Λ_n >= 0 and ‖Λ_t‖ <= μΛ_n (coulomb.h). In
+   exact arithmetic every impulse rate lies in its cone and this changes nothing; in IEEE
+   arithmetic it removes the rounding that could leave Λ_t a few ulps outside, so that the
+   final check (cones_ok) holds on Λ as returned. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(mu + (0 .. m - 1)) && \valid(lam + (0 .. 3 * m - 1));
+    assigns lam[0 .. 3 * m - 1];
+ */
+static void cone_lam(size_t m, size_t d, const double *mu, double *lam)
+{
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c, lam[0 .. 3 * m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        double muc = mu[c] > 0.0 ? mu[c] : 0.0;
+        double t1 = lam[3 * c];
+        double t2 = lam[3 * c + 1];
+        double ln = lam[3 * c + 2];
+        if (d == 1) {
+            nsm_coulomb_cone1(muc, &t1, &ln);
+        } else {
+            ln = ln > 0.0 ? ln : 0.0;
+            nsm_coulomb_cone2(muc, ln, &t1, &t2);
+        }
+        lam[3 * c] = t1;
+        lam[3 * c + 1] = t2;
+        lam[3 * c + 2] = ln;
+    }
+}
+
+/* 1 iff the impulse t = (Λ_t, Λ_n) of one contact (d + 1 entries) lies in the friction cone:
+   Λ_n >= 0, μΛ_n >= 0 and ‖Λ_t‖² <= (μΛ_n)² (the test cone_lam's clamp passes exactly). */
+/*@ requires d == 1 || d == 2;
+    requires \valid_read(t + (0 .. d));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 ==> nsm_in_cone_tol(d, mu, 0.0, t[d], t);
+ */
+static int cone_ok_at(size_t d, double mu, const double *t)
+{
+    double ln = t[d];
+    double t1 = t[0];
+    double t2 = d == 2 ? t[1] : 0.0;
+    double r = mu * ln;
+    return ln >= 0.0 && r >= 0.0 && t1 * t1 + t2 * t2 <= r * r ? 1 : 0;
+}
+
+/* The final check on Λ as returned: 1 iff every Λ_c lies in its friction cone. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(Lam + (0 .. (d + 1) * m - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 ==> \forall integer c; 0 <= c < m ==>
+              nsm_in_cone_tol(d, mu[c], 0.0, Lam[(d + 1) * c + d], Lam + (d + 1) * c);
+ */
+static int cones_ok(size_t m, size_t d, const double *mu, const double *Lam)
+{
+    /*@ loop invariant 0 <= c <= m;
+        loop invariant \forall integer k; 0 <= k < c ==>
+              nsm_in_cone_tol(d, mu[k], 0.0, Lam[(d + 1) * k + d], Lam + (d + 1) * k);
+        loop assigns c;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        size_t b = (d + 1) * c;
+        /*@ assert b + d < (d + 1) * m; */
+        if (!cone_ok_at(d, mu[c], Lam + b)) {
+            return 0;
+        }
+        /*@ assert nsm_in_cone_tol(d, mu[c], 0.0, Lam[(d + 1) * c + d], Lam + (d + 1) * c); */
+    }
+    return 1;
+}
+
 /* Writes *info and runs the final checks on v+ and Lambda as returned: NSM_ERR_OVERFLOW if a
-   result is not finite; on NSM_OK every contact has J_n,c v+ >= -check_tol. */
+   result is not finite; on NSM_OK every contact has J_n,c v+ >= -check_tol and its Λ_c in its
+   friction cone. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(vp + (0 .. n - 1));
-    requires \valid_read(Lam + (0 .. (d + 1) * m - 1));
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(Lam + (0 .. (d + 1) * m - 1));
     requires \valid_read(inf) && \valid(info) && \separated(info, inf);
     requires \valid(&info->terminated);
     assigns *info;
     ensures steps: info->steps == \old(inf->steps) && info->step_cap == \old(inf->step_cap);
+    ensures s: info->s == \old(inf->s) && info->bound == \old(inf->bound);
+    ensures ok: \result == NSM_OK ==> rs == NSM_OK;
     ensures \result == NSM_OK ==> nsm_rows_sep(Jn, vp, m, n, info->check_tol);
+    ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
+              nsm_in_cone_tol(d, mu[c], 0.0, Lam[(d + 1) * c + d], Lam + (d + 1) * c);
  */
-static nsm_status impact_finish(size_t n, size_t m, size_t d, const double *Jn, const double *vp,
-                                const double *Lam, nsm_status rs, const nsm_impact_info *inf,
-                                nsm_impact_info *info)
+static nsm_status impact_finish(size_t n, size_t m, size_t d, const double *Jn, const double *mu,
+                                const double *vp, const double *Lam, nsm_status rs,
+                                const nsm_impact_info *inf, nsm_impact_info *info)
 {
     *info = *inf;
     if (!results_finite(n, m, d, vp, Lam, inf)) {
@@ -277,7 +358,7 @@ static nsm_status impact_finish(size_t n, size_t m, size_t d, const double *Jn, 
     if (rs != NSM_OK) {
         return rs;
     }
-    if (!normals_ok(n, m, Jn, vp, info->check_tol)) {
+    if (!normals_ok(n, m, Jn, vp, info->check_tol) || !cones_ok(m, d, mu, Lam)) {
         info->terminated = 0;
         return NSM_ERR_NO_CONVERGENCE;
     }
@@ -327,6 +408,9 @@ static void carve_vecs(size_t m, double *u, impact_vecs *v)
             Lam[0 .. (d + 1) * m - 1], *info;
     ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
     ensures separating: \result == NSM_OK ==> nsm_rows_sep(Jn, vp, m, n, info->check_tol);
+    ensures bound: \result == NSM_OK ==> info->s <= info->bound;
+    ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
+              nsm_in_cone_tol(d, mu[c], 0.0, Lam[(d + 1) * c + d], Lam + (d + 1) * c);
  */
 static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                               const double *mu, const double *vm, const nsm_impact_policy *pol,
@@ -334,7 +418,6 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
                               nsm_impact_info *info, double *work)
 {
     size_t K = 3 * m;
-    size_t nlam = (d + 1) * m; /* Lambda's length */
     /*@ assert K * n == 3 * m * n && K * K == 9 * m * m; */
     double *X = work + n * n + K * n;
     double *W = X + K * n;
@@ -360,23 +443,25 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     int wedge = 0;
     int trivial = nsm_impact_count_pen(m, u, opts->ntol) == 0;
     if (trivial) {
+        /* nothing penetrates: v+ = v-, Λ = 0, s = 0 */
         inf.bound = 0.0;
         inf.gamma_lb = 0.0;
         inf.fw_gap = 0.0;
         inf.has_bound = 0;
+        zero_vec(K, v.lam);
         copy_vec(n, vm, vp);
-        zero_vec(nlam, Lam);
     } else {
         /* Frank–Wolfe's scratch (12m) starts at um: spent before the integration starts */
         double h = nsm_impact_bound(m, d, mu, opts, W, u, v.um, &inf, &wedge);
         rs = nsm_impact_integrate(m, d, pol, W, mu, h, opts->ztol, opts->ntol, &v, &inf);
+        cone_lam(m, d, mu, v.lam);
         /* v+ = v- + M^-1 J^T Lambda */
         matvec(n, K, X, v.lam, vp);
         axpy(n, 1.0, vm, vp);
-        pack_lambda(m, d, v.lam, Lam);
         inf.energy_plus = energy(n, M, vp, tmp);
     }
-    rs = impact_finish(n, m, d, Jn, vp, Lam, rs, &inf, info);
+    pack_lambda(m, d, v.lam, Lam);
+    rs = impact_finish(n, m, d, Jn, mu, vp, Lam, rs, &inf, info);
     if (rs != NSM_ERR_OVERFLOW && !trivial && !inf.has_bound) {
         return wedge ? NSM_ERR_NO_BOUND : NSM_ERR_NOT_CERTIFIED;
     }
@@ -401,6 +486,9 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     assigns *info, v_plus[0 .. n - 1], Lambda[0 .. (d + 1) * m - 1], work[0 .. lwork - 1];
     ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
     ensures separating: \result == NSM_OK ==> nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
+    ensures bound: \result == NSM_OK ==> info->s <= info->bound;
+    ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
+              nsm_in_cone_tol(d, mu[c], 0.0, Lambda[(d + 1) * c + d], Lambda + (d + 1) * c);
  */
 static nsm_status impact_checked(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                  const double *Jt, const double *mu, const double *v_minus,

@@ -131,6 +131,7 @@ nsm_status nsm_impact_check_data(size_t n, size_t m, size_t d, const double *M, 
     ensures h: \result >= 0;
     ensures cap: inf->step_cap <= 4000000000;
     ensures wedge: *wedge == 0 || *wedge == 1;
+    ensures bound: inf->has_bound == 0 || inf->bound > 0;
  */
 double nsm_impact_bound(size_t m, size_t d, const double *mu, const nsm_impact_opts *opts,
                         const double *W, const double *u, double *fw, nsm_impact_info *inf,
@@ -220,6 +221,7 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
     requires vecs: \valid_read(v) && vecs_ok(v, m);
     requires info: \valid(inf) && inf->step_cap <= 4000000000;
+    requires has_bound: inf->has_bound == 0 || inf->bound >= 0;
     requires \separated(inf, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
                         v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
                         v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
@@ -229,6 +231,7 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
     ensures \result == NSM_OK || \result == NSM_ERR_BOUND || \result == NSM_ERR_NO_CONVERGENCE;
     ensures inf->steps <= inf->step_cap && inf->forced <= inf->steps;
     ensures inf->terminated == (\result == NSM_OK);
+    ensures bound: \result == NSM_OK && inf->has_bound ==> inf->s <= inf->bound;
  */
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
                                 const double *W, const double *mu, double h, double ztol,

@@ -231,6 +231,8 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     /* planar runs but sequential ones hold contacts at rest (nsm_slide_planar) */
     int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL;
     size_t cap = inf->step_cap;
+    int has_bound = inf->has_bound;
+    double bound = inf->bound;
     double s = 0.0;
     size_t steps = 0;
     size_t forced = 0;
@@ -241,6 +243,8 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
         loop invariant forced <= steps;
         loop invariant 1 <= ps.rng < NSM_PRNG_MOD;
         loop invariant res == NSM_OK || res == NSM_ERR_BOUND || res == NSM_ERR_NO_CONVERGENCE;
+        loop invariant bound: res != NSM_ERR_BOUND ==> has_bound == 0 || s <= bound;
+        loop invariant running: stop == 0 ==> res == NSM_ERR_NO_CONVERGENCE;
         loop assigns k, ps, stop, res, s, steps, forced, v->u[0 .. K - 1], v->lam[0 .. K - 1],
                      v->lh[0 .. K - 1], v->rate[0 .. K - 1], v->um[0 .. K - 1],
                      v->w[0 .. m - 1], v->wraw[0 .. m - 1];
@@ -258,7 +262,7 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
             s += len;
             forced += ev > K ? 1u : 0u;
             steps = k + 1;
-            if (inf->has_bound && s > inf->bound) {
+            if (has_bound && s > bound) {
                 res = NSM_ERR_BOUND;
                 stop = 1;
             }

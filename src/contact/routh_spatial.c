@@ -29,7 +29,6 @@
  * - The final p_t is scaled onto the cone |p_t| <= mu p_n if rounding put it outside (in
  *   exact arithmetic every rate has |p_t'| <= mu, so the scaling is inactive).
  */
-#include <float.h>
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
 #include "coulomb.h"
@@ -447,20 +446,7 @@ static int sp_rest_phase(sp_state *st, const sp_w *w, double mu, nsm_routh_phase
  */
 static void sp_cone(sp_state *st, double mu)
 {
-    double q = st->p1 * st->p1 + st->p2 * st->p2;
-    double m = mu * st->pn;
-    if (q > m * m) {
-        double rq = sqrt(q);
-        /*@ assert rq > 0; */
-        double f = m / rq * (1.0 - 4.0 * DBL_EPSILON);
-        /*@ assert 0 <= f * rq <= m; */
-        /*@ assert f * f * q <= m * m; */
-        double x = f * st->p1;
-        double y = f * st->p2;
-        /*@ assert x * x + y * y == f * f * (st->p1 * st->p1 + st->p2 * st->p2); */
-        st->p1 = x;
-        st->p2 = y;
-    }
+    nsm_coulomb_cone2(mu, st->pn, &st->p1, &st->p2);
 }
 
 /* Writes the final state, phases and counters to *res. */
