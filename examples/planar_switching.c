@@ -4,8 +4,9 @@
  *
  * Two runs of the same scenario (same initial state, targets, wall, gains K_p, K_d, step h and
  * switching logic): first law (21), f = −R(f_g + K_p(e + σ‖e‖η) + K_d q̇), computed by
- * nsm_proj_control (σ > 1); then a reference run with the σ = 0 limit f = −R(f_g + K_p e + K_d q̇),
- * computed here from the R of nsm_proj_actuation (nsm_proj_control rejects σ <= 1). With σ > 1
+ * nsm_proj_control (σ > 1); then a reference run with the σ = 0 law f = −R(f_g + K_p e + K_d q̇),
+ * nsm_proj_control with σ = 0. V and V̇ come from the library's monitor, nsm_proj_lyapunov
+ * (V̇ = −K_d‖q̇‖² for the σ = 0 law along admissible motion, checked at every step). With σ > 1
  * law (21) stalls: in the set-valued (Filippov) sense every rest state is an equilibrium, and the
  * slow motion of the first run is a step-size artefact (probed and printed). The reference run
  * shows the same projection machinery (P, R, M̄ recomputed at each rank change) regulating the
@@ -50,7 +51,7 @@
 /* Which regulation law evaluate() applies. */
 typedef enum {
     LAW_21,      /* f = −R(f_g + K_p(e + σ‖e‖η) + K_d q̇), nsm_proj_control */
-    LAW_SIGMA0   /* reference: f = −R(f_g + K_p e + K_d q̇), the σ = 0 limit */
+    LAW_SIGMA0   /* reference: f = −R(f_g + K_p e + K_d q̇), nsm_proj_control with σ = 0 */
 } law_kind;
 
 typedef struct {
@@ -70,6 +71,7 @@ typedef struct {
     size_t switch_rank[MAX_SWITCHES];
     int switch_kind[MAX_SWITCHES]; /* 1 contact on, 2 contact off, 3 target change */
     double V0, V_end, e_end, max_incr, t_max_incr, max_res_P, max_Aqd;
+    double max_vdot, max_vdot_res, max_jump; /* monitor: largest V̇, |V̇ − closed form|, V jump at contact on */
 } run_stats;
 
 /* Everything one evaluation of the closed loop produces. */
@@ -170,23 +172,14 @@ static void evaluate(arm *a, int contact, const double *q, const double *qd, eva
     }
     mass(a, M);
     gravity(a, fg);
-    if (a->law == LAW_21) {
-        nsm_unit_case eta_case;
-        st = nsm_proj_control(N, K, Pp, R, Gamma, fg, q, a->qstar, qd, NULL, &a->gains, o->f,
-                              NULL, &eta_case, a->work, WORK_DOUBLES);
-        if (st != NSM_OK) {
-            fail("nsm_proj_control", st);
-        }
-    } else {
-        /* σ = 0 reference: v = f_g + K_p e + K_d q̇, f = −R v */
-        double v[N];
-        for (int i = 0; i < N; i++) {
-            v[i] = fg[i] + a->gains.kp * (q[i] - a->qstar[i]) + a->gains.kd * qd[i];
-        }
-        st = nsm_gemv(NSM_NO_TRANS, N, N, -1.0, R, v, 0.0, o->f);
-        if (st != NSM_OK) {
-            fail("nsm_gemv", st);
-        }
+    nsm_proj_gains g = a->gains;
+    if (a->law == LAW_SIGMA0) {
+        g.sigma = 0.0;
+    }
+    st = nsm_proj_control(N, K, Pp, R, Gamma, fg, q, a->qstar, qd, NULL, &g, o->f, NULL, NULL,
+                          a->work, WORK_DOUBLES);
+    if (st != NSM_OK) {
+        fail("nsm_proj_control", st);
     }
     nsm_proj_opts opts = NSM_PROJ_OPTS_DEFAULT;
     nsm_proj_info info;
@@ -209,19 +202,18 @@ static void evaluate(arm *a, int contact, const double *q, const double *qd, eva
     o->norm_Aqd = sqrt(s);
 }
 
-static double lyapunov(const arm *a, const double *q, const double *qd, const double *Mbar)
+/* V = ½q̇ᵀM̄q̇ + ½K_p‖e‖² and its rate V̇ under the force o->f (nsm_proj_lyapunov). */
+static double lyapunov(arm *a, const double *q, const double *qd, const eval_out *o,
+                       double *Vdot)
 {
-    double kin = 0.0, pot = 0.0;
-    for (int i = 0; i < N; i++) {
-        double row = 0.0;
-        for (int j = 0; j < N; j++) {
-            row += Mbar[i * N + j] * qd[j];
-        }
-        kin += qd[i] * row;
-        double e = q[i] - a->qstar[i];
-        pot += e * e;
+    double fg[N], V = 0.0;
+    gravity(a, fg);
+    nsm_status st = nsm_proj_lyapunov(N, o->Mbar, o->P, o->f, fg, q, a->qstar, qd, a->gains.kp,
+                                      &V, Vdot);
+    if (st != NSM_OK) {
+        fail("nsm_proj_lyapunov", st);
     }
-    return 0.5 * kin + 0.5 * a->gains.kp * pot;
+    return V;
 }
 
 static double norm_e(const arm *a, const double *q)
@@ -262,11 +254,9 @@ static void project_velocity(arm *a, const double *q, double *qd)
     eval_out o;
     evaluate(a, a->contact, q, qd, &o);
     double v[N];
-    for (int i = 0; i < N; i++) {
-        v[i] = 0.0;
-        for (int j = 0; j < N; j++) {
-            v[i] += o.P[i * N + j] * qd[j];
-        }
+    nsm_status st = nsm_gemv(NSM_NO_TRANS, N, N, 1.0, o.P, qd, 0.0, v);
+    if (st != NSM_OK) {
+        fail("nsm_gemv", st);
     }
     memcpy(qd, v, sizeof v);
 }
@@ -308,6 +298,8 @@ static int run_scenario(arm *a, const double *q0, const double *qstar1, const do
     memcpy(a->qstar, qstar1, sizeof a->qstar);
     a->contact = 0;
     memset(rs, 0, sizeof *rs);
+    rs->max_vdot = -HUGE_VAL;
+    rs->max_jump = -HUGE_VAL;
 
     FILE *csv = fopen(csv_path, "w");
     if (csv == NULL) {
@@ -324,7 +316,17 @@ static int run_scenario(arm *a, const double *q0, const double *qstar1, const do
     while (t < t_end - 1e-12) {
         eval_out o;
         evaluate(a, a->contact, q, qd, &o);
-        double V = lyapunov(a, q, qd, o.Mbar);
+        double Vdot = 0.0;
+        double V = lyapunov(a, q, qd, &o, &Vdot);
+        /* σ = 0: the monitor's rate against its closed form -K_d‖q̇‖² (admissible q̇) */
+        double nq2 = 0.0;
+        for (int i = 0; i < N; i++) {
+            nq2 += qd[i] * qd[i];
+        }
+        rs->max_vdot = fmax(rs->max_vdot, Vdot);
+        if (a->law == LAW_SIGMA0) {
+            rs->max_vdot_res = fmax(rs->max_vdot_res, fabs(Vdot + a->gains.kd * nq2));
+        }
         if (rs->steps == 0) {
             rs->V0 = V;
         }
@@ -401,11 +403,18 @@ static int run_scenario(arm *a, const double *q0, const double *qstar1, const do
             memcpy(q, q1, sizeof q1);
             memcpy(qd, qd1, sizeof qd1);
             t += step;
+            eval_out off;
+            evaluate(a, 0, q, qd, &off);
+            double Vd_off = 0.0;
+            double V_before = lyapunov(a, q, qd, &off, &Vd_off);
             a->contact = 1;
             armed = 0;
             project_velocity(a, q, qd);
             eval_out on;
             evaluate(a, 1, q, qd, &on);
+            double Vd_on = 0.0;
+            double jump = lyapunov(a, q, qd, &on, &Vd_on) - V_before;
+            rs->max_jump = fmax(rs->max_jump, jump);
             event = 1;
             record_switch(rs, t, on.rank, 1);
             rs->steps++;
@@ -418,7 +427,8 @@ static int run_scenario(arm *a, const double *q0, const double *qstar1, const do
     }
     eval_out fin;
     evaluate(a, a->contact, q, qd, &fin);
-    rs->V_end = lyapunov(a, q, qd, fin.Mbar);
+    double Vdot_end = 0.0;
+    rs->V_end = lyapunov(a, q, qd, &fin, &Vdot_end);
     rs->e_end = norm_e(a, q);
     double rP_end = 0.0;
     int pd_end = 0;
@@ -443,8 +453,9 @@ static const char *switch_text(int kind)
                        "target q* changed";
 }
 
-/* The summary lines of one run; returns whether V never increased between switches. */
-static int print_run(const run_stats *rs)
+/* The summary lines of one run (sigma0: the σ = 0 law, whose V̇ has a closed form); returns
+   whether V never increased between switches. */
+static int print_run(const run_stats *rs, int sigma0)
 {
     const double tolV = 1e-9 * (rs->V0 > 1.0 ? rs->V0 : 1.0);
     int v_ok = rs->max_incr <= tolV;
@@ -457,6 +468,12 @@ static int print_run(const run_stats *rs)
            tolV, rs->checked);
     printf("  V never increased between switches: %s (largest increase %.3e at t = %.4f s)\n",
            v_ok ? "yes" : "NO", rs->max_incr, rs->t_max_incr);
+    printf("  monitor (nsm_proj_lyapunov): largest Vdot %.3e, largest V jump at contact on "
+           "(q' <- P q') %.3e J", rs->max_vdot, rs->max_jump);
+    if (sigma0) {
+        printf(", largest |Vdot + Kd*||q'||^2| %.3e", rs->max_vdot_res);
+    }
+    printf("\n");
     printf("  final ||e|| = %.3e m, V = %.3e J; max ||A q'|| = %.3e; max |P^2 - P| = %.3e; "
            "Mbar positive definite at every step: %s\n",
            rs->e_end, rs->V_end, rs->max_Aqd, rs->max_res_P, rs->pd_fail == 0 ? "yes" : "no");
@@ -567,7 +584,7 @@ int main(int argc, char **argv)
 
     printf("planar_switching: n = %d, rows m = 2 (free) / 4 (wall, rank 3: two coincident "
            "contact rows), h = %g s, RK4, %zu steps\n", N, h, r21.steps);
-    int v_ok = print_run(&r21);
+    int v_ok = print_run(&r21, 0);
     printf("  law (21) step-size probe (free arm, from the initial rest state, 1 s): ||e|| "
            "decreases by %.3e m with h = %g s and by %.3e m with h = %g s\n",
            creep_h, h, creep_h10, h / 10.0);
@@ -575,9 +592,9 @@ int main(int argc, char **argv)
            "force than Kp*P*e drives it, so every rest state is an equilibrium of the set-valued "
            "(Filippov) closed loop; the slow motion above is a chattering artefact whose speed "
            "scales with h\n");
-    printf("planar_switching, sigma = 0 reference f = -R(f_g + Kp*e + Kd*q') (R from "
-           "nsm_proj_actuation), same scenario, h = %g s, RK4, %zu steps\n", h, ref.steps);
-    int ref_v_ok = print_run(&ref);
+    printf("planar_switching, sigma = 0 reference f = -R(f_g + Kp*e + Kd*q') (nsm_proj_control, "
+           "sigma = 0), same scenario, h = %g s, RK4, %zu steps\n", h, ref.steps);
+    int ref_v_ok = print_run(&ref, 1);
     int ok = r21.pd_fail == 0 && r21.switches >= 3 && ref.pd_fail == 0;
     printf("DEMO planar_switching | %s | switches=%d V_monotone=%s (max rise %.1e) final_e=%.2e "
            "creep_h=%.1e creep_h/10=%.1e ref_switches=%d ref_V_monotone=%s (max rise %.1e) "

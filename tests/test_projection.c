@@ -635,11 +635,13 @@ static int p_actuation(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* Closed loop of law (21): V̇ = −K_d‖q̇‖² − σK_p‖e‖‖q̇‖ <= 0 at random admissible states, with
-   V̇ = q̇ᵀM̄q̈ + ½q̇ᵀ(dM̄/dt)q̇ + eᵀK_pq̇ and every matrix of V̇ from oracles. */
+/* Closed loop of law (21) (ctx NULL): V̇ = −K_d‖q̇‖² − σK_p‖e‖‖q̇‖ <= 0 at random admissible
+   states; of the σ = 0 law (ctx not NULL): V̇ = −K_d‖q̇‖². V̇ = q̇ᵀM̄q̈ + ½q̇ᵀ(dM̄/dt)q̇ + eᵀK_pq̇
+   with every matrix from oracles; the monitor nsm_proj_lyapunov (V, V̇ from P, f, f_g) must
+   give the same V = ½q̇ᵀM̄q̇ + ½K_p‖e‖² and V̇ (projection.h). */
 static int p_lyapunov(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
-    (void)ctx;
+    int sigma0 = ctx != NULL;
     sys_t s;
     if (gen_system(rng, &s, 2)) {
         snprintf(msg, len, "oracle failed");
@@ -657,6 +659,9 @@ static int p_lyapunov(nsm_rng *rng, void *ctx, char *msg, size_t len)
     nsm_proj_gains g = {nsm_rng_range(rng, 0.1, 10.0), nsm_rng_range(rng, 0.1, 10.0),
                         nsm_rng_range(rng, 1.01, 4.0), NSM_PROJ_VEL_ZTOL_DEFAULT,
                         NSM_PROJ_XI_TOL_DEFAULT};
+    if (sigma0) {
+        g.sigma = 0.0;
+    }
     nsm_unit_case which;
     nsm_status st = nsm_proj_actuation(n, k, m, s.P, B, 1e-10, &rk, G, R, g_work, g_lwork);
     if (!st) st = nsm_proj_control(n, k, s.P, R, G, s.fg, q, qs, s.qd, NULL, &g, f, NULL, &which,
@@ -714,6 +719,19 @@ static int p_lyapunov(nsm_rng *rng, void *ctx, char *msg, size_t len)
                  expect, tol);
         return 1;
     }
+    /* the monitor against the same oracles: V from M̄ (oracle), V̇ from its closed form */
+    double V = 0.0, Vd = 0.0, kin = 0.0;
+    st = nsm_proj_lyapunov(n, Mb, s.P, f, s.fg, q, qs, s.qd, g.kp, &V, &Vd);
+    tm_matmul(n, 1, n, Mb, s.qd, a);
+    for (size_t i = 0; i < n; i++) {
+        kin += s.qd[i] * a[i];
+    }
+    double Vo = 0.5 * kin + 0.5 * g.kp * ne * ne;
+    if (st != NSM_OK || fabs(V - Vo) > 1e-12 * (1.0 + Vo) || fabs(Vd - vdot) > tol) {
+        snprintf(msg, len, "monitor %s: V %.17g vs %.17g, Vdot %.9g vs %.9g",
+                 nsm_status_str(st), V, Vo, Vd, vdot);
+        return 1;
+    }
     return 0;
 }
 
@@ -731,9 +749,12 @@ static void test_properties(void)
         {"inadmissible qd: qdd and f_c follow the documented formulas", p_inadmissible},
         {"actuation: R^2=R, PR=P, RB=B, Gamma=(PB)+", p_actuation},
         {"control law: Vdot = -Kd|qd|^2 - sigma Kp|e||qd| <= 0", p_lyapunov},
+        {"sigma = 0 law: Vdot = -Kd|qd|^2 <= 0 (monitor equal)", p_lyapunov},
     };
+    static int sigma0 = 1;
     for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
-        size_t ran = prop_run(props[i].name, props[i].fn, NULL, CASES);
+        void *ctx = props[i].fn == p_lyapunov && strstr(props[i].name, "sigma = 0") ? &sigma0 : NULL;
+        size_t ran = prop_run(props[i].name, props[i].fn, ctx, CASES);
         printf("\n    property: %s: %zu cases", props[i].name, ran);
     }
     printf("\n");
@@ -1045,16 +1066,55 @@ static void test_bad_actuation_control(void)
     CU_ASSERT_EQUAL(nsm_proj_control(n, 0, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, lw), NSM_ERR_SIZE);
     CU_ASSERT_EQUAL(nsm_proj_control(n, 2, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, 3), NSM_ERR_WORKSPACE);
     CU_ASSERT_EQUAL(CTL(&g, q, u), NSM_ERR_ALIAS);
-    nsm_proj_gains bad[6] = {{0, 1, 2, 0, 0}, {1, -1, 2, 0, 0}, {1, 1, 1.0, 0, 0},
-                             {1, 1, 2, -1, 0}, {1, 1, 2, 0, -1}, {NAN, 1, 2, 0, 0}};
-    for (int t = 0; t < 6; t++) {
+    /* σ must be 0 or > 1 (projection.h): σ = 1, 0.5 and -1 are rejected, σ = 0 is accepted */
+    nsm_proj_gains bad[8] = {{0, 1, 2, 0, 0}, {1, -1, 2, 0, 0}, {1, 1, 1.0, 0, 0},
+                             {1, 1, 2, -1, 0}, {1, 1, 2, 0, -1}, {NAN, 1, 2, 0, 0},
+                             {1, 1, 0.5, 0, 0}, {1, 1, -1.0, 0, 0}};
+    for (int t = 0; t < 8; t++) {
         CU_ASSERT_EQUAL(CTL(&bad[t], f, u), NSM_ERR_ARG);
     }
     qd[0] = INFINITY;
     CU_ASSERT_EQUAL(CTL(&g, f, u), NSM_ERR_NOT_FINITE);
     qd[0] = 0.5;
     CU_ASSERT_EQUAL(CTL(&g, f, u), NSM_OK);
+    /* σ = 0: f = −R(f_g + K_p e + K_d q̇), recomputed here by plain loops */
+    nsm_proj_gains g0 = {1.5, 0.7, 0.0, 1e-12, 1e-9};
+    CU_ASSERT_EQUAL(CTL(&g0, f, NULL), NSM_OK);
+    for (size_t i = 0; i < n; i++) {
+        double r = 0.0;
+        for (size_t j = 0; j < n; j++) {
+            r -= R[i * n + j] * (fg[j] + g0.kp * (q[j] - qs[j]) + g0.kd * qd[j]);
+        }
+        CU_ASSERT_DOUBLE_EQUAL(f[i], r, 1e-15);
+    }
 #undef CTL
+}
+
+/* nsm_proj_lyapunov: V = ½q̇ᵀM̄q̇ + ½K_p‖e‖², V̇ = q̇ᵀP(f + f_g) + K_p eᵀq̇ on a closed form, and
+   every documented error: NULL, size, K_p, non-finite input, an output over an input. */
+static void test_lyapunov_monitor(void)
+{
+    const double Mb[4] = {2, 0, 0, 3}, P[4] = {1, 0, 0, 0}, f[2] = {-1, 5}, fg[2] = {0.5, -2};
+    double q[2] = {1, 2}, qs[2] = {0.5, 0}, qd[2] = {0.25, 0};
+    double V = -1, Vd = -1;
+    /* kin = 2·0.25² = 0.125, e = (0.5, 2): ‖e‖² = 4.25; q̇ᵀP(f + f_g) = 0.25·(−0.5),
+       K_p eᵀq̇ = 2·0.125 */
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(V, 0.5 * 0.125 + 0.5 * 2.0 * 4.25, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(Vd, -0.125 + 0.25, 1e-15);
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, NULL, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(0, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(NSM_MAX_DIM + 1, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd),
+                    NSM_ERR_SIZE);
+    V = Vd = -1;
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 0.0, &V, &Vd), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, NAN, &V, &Vd), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &qd[1], &Vd), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, &V), NSM_ERR_ALIAS);
+    q[1] = INFINITY;
+    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_NOT_FINITE);
+    CU_ASSERT(V == -1 && Vd == -1); /* nothing written on error */
 }
 
 /* At the goal (q = q*, e = 0) the law is v = f_g + K_d q̇ (the K_p term vanishes whatever η);
@@ -1441,6 +1501,7 @@ static CU_TestInfo proj_tests[] = {
     {"bad input: inertia, cbar, oblique", test_bad_inertia_cbar_oblique},
     {"bad input: dynamics", test_bad_dynamics},
     {"bad input: actuation, control", test_bad_actuation_control},
+    {"Lyapunov monitor: closed form and every error", test_lyapunov_monitor},
     {"control law at the goal, and with no freedom left", test_control_goal_and_no_freedom},
     {"dynamics n >= 24, 2m >= n: plain PMP, KKT", test_dynamics_large_plain_form},
     {"dynamics: Mbar not factorisable without the SPD check", test_dynamics_mbar_not_factorisable},

@@ -483,7 +483,7 @@ nsm_status nsm_proj_actuation(size_t n, size_t k, size_t r, const double *P, con
 typedef struct nsm_proj_gains {
     double kp;        /**< K_p > 0 */
     double kd;        /**< K_d > 0 */
-    double sigma;     /**< σ > 1 */
+    double sigma;     /**< σ > 1 (law (21)), or σ = 0 (the single-valued law, see below) */
     double vel_ztol;  /**< q̇ counts as zero when ‖q̇‖₂ <= vel_ztol (>= 0) */
     double xi_tol;    /**< a supplied ξ must satisfy |‖ξ‖ − 1| <= xi_tol and ‖Pξ − ξ‖∞ <= xi_tol */
 } nsm_proj_gains;
@@ -500,14 +500,17 @@ size_t nsm_proj_control_work(size_t n);
 
 /**
  * Regulation law (eq. 21): v = f_g + K_p(e + σ‖e‖η) + K_d q̇ with e = q − q*, then f = −Rv (n)
- * and/or u = −Γv (k). η = Unit(q̇) (nsm_unit with vel_ztol) when q̇ ≠ 0; otherwise η = ξ, the
+ * and/or u = −Γv (k). With σ = 0 it is the single-valued law f = −R(f_g + K_p e + K_d q̇),
+ * which converges (LaSalle: along admissible motion V̇ = −K_d‖q̇‖² for the V of
+ * nsm_proj_lyapunov; docs/math.md, "The regulation law that converges"); law (21) (σ > 1) does
+ * not (docs/math.md, "Measured caveat"). η = Unit(q̇) (nsm_unit with vel_ztol) when q̇ ≠ 0; otherwise η = ξ, the
  * fixed unit vector of N(A): supplied by the caller (xi, validated against P with xi_tol) or,
  * when xi is NULL, computed as the normalised column of P of largest norm (the first such
  * column; deterministic). When N(A) = {0} (P = 0) and xi is NULL, η = 0 (then R = 0 and Γ = 0).
  * *eta_case (optional) says which case of the Unit map held.
  * f (with R) and u (with Gamma) are each optional, but not both NULL; k may be 0 only when u is
  * NULL.
- * Errors: NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_ARG (K_p <= 0, K_d <= 0, σ <= 1, tolerances < 0 or
+ * Errors: NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_ARG (K_p <= 0, K_d <= 0, σ neither 0 nor > 1, tolerances < 0 or
  * not finite, supplied ξ not unit or not in N(A)), NSM_ERR_NOT_FINITE, NSM_ERR_WORKSPACE,
  * NSM_ERR_ALIAS.
  */
@@ -544,7 +547,8 @@ size_t nsm_proj_control_work(size_t n);
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                       \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
                       \result == NSM_ERR_NOT_FINITE;
-      ensures bad_gains: \old(!(gains->kp > 0) || !(gains->kd > 0) || !(gains->sigma > 1) ||
+      ensures bad_gains: \old(!(gains->kp > 0) || !(gains->kd > 0) ||
+                               !(gains->sigma > 1 || gains->sigma == 0) ||
                                !(gains->vel_ztol >= 0) || !(gains->xi_tol >= 0))
                          ==> \result == NSM_ERR_ARG;
     complete behaviors;
@@ -555,6 +559,57 @@ nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R
                             const double *qstar, const double *qd, const double *xi,
                             const nsm_proj_gains *gains, double *f, double *u,
                             nsm_unit_case *eta_case, double *work, size_t lwork);
+
+/* ------------------------------------------------------------------------------------------ */
+/* 7. Lyapunov monitor                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Lyapunov function of the regulation law (eq. 24) at one state: *V = ½q̇ᵀM̄q̇ + ½K_p‖e‖²,
+ * e = q − q*, and its rate along the constrained motion M̄q̈ + C̄q̇ = P(f + f_g) under the
+ * applied force f: *Vdot = q̇ᵀP(f + f_g) + K_p eᵀq̇ (uses q̇ᵀ(½dM̄/dt − C̄)q̇ = 0 and a constant
+ * q*). With f from nsm_proj_control and admissible q̇: V̇ = −K_d‖q̇‖² (σ = 0) and
+ * V̇ = −K_d‖q̇‖² − σK_p‖e‖‖q̇‖ (law (21), q̇ ≠ 0). Mbar may be M (same V when Pq̇ = q̇).
+ * At a switch of the active constraints q (so the potential term) is continuous; a released
+ * constraint leaves q̇ and V unchanged; an added one needs q̇ mapped into the new N(A): the
+ * M-orthogonal map q̇⁺ = (I − Sᵀ)q̇⁻ = P M̄⁻¹ M q̇⁻ (S from nsm_proj_oblique, at the new rank)
+ * gives V⁺ = V⁻ − ½(q̇⁻ − q̇⁺)ᵀM(q̇⁻ − q̇⁺) <= V⁻, while the Euclidean q̇⁺ = P q̇⁻ may raise V
+ * when M is not a multiple of I (docs/math.md).
+ * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (n = 0 or > NSM_MAX_DIM), NSM_ERR_ARG
+ * (K_p <= 0 or not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (V or Vdot overlaps an input or
+ * the other output).
+ */
+/*@ requires valid_in: (Mbar == \null || \valid_read(Mbar + (0 .. n*n - 1))) &&
+                       (P == \null || \valid_read(P + (0 .. n*n - 1))) &&
+                       (f == \null || \valid_read(f + (0 .. n - 1))) &&
+                       (fg == \null || \valid_read(fg + (0 .. n - 1))) &&
+                       (q == \null || \valid_read(q + (0 .. n - 1))) &&
+                       (qstar == \null || \valid_read(qstar + (0 .. n - 1))) &&
+                       (qd == \null || \valid_read(qd + (0 .. n - 1)));
+    requires valid_out: (V == \null || \valid(V)) && (Vdot == \null || \valid(Vdot));
+    assigns *V, *Vdot;
+    behavior null_arg:
+      assumes Mbar == \null || P == \null || f == \null || fg == \null || q == \null ||
+              qstar == \null || qd == \null || V == \null || Vdot == \null;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes !(Mbar == \null || P == \null || f == \null || fg == \null || q == \null ||
+                qstar == \null || qd == \null || V == \null || Vdot == \null);
+      assumes n == 0 || n > NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes !(Mbar == \null || P == \null || f == \null || fg == \null || q == \null ||
+                qstar == \null || qd == \null || V == \null || Vdot == \null);
+      assumes 1 <= n <= NSM_MAX_DIM;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+      ensures bad_kp: !(kp > 0) ==> \result == NSM_ERR_ARG;
+    complete behaviors;
+    disjoint behaviors;
+ */
+nsm_status nsm_proj_lyapunov(size_t n, const double *Mbar, const double *P, const double *f,
+                             const double *fg, const double *q, const double *qstar,
+                             const double *qd, double kp, double *V, double *Vdot);
 
 #ifdef __cplusplus
 }

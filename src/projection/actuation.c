@@ -89,7 +89,8 @@ size_t nsm_proj_control_work(size_t n)
 /*@ requires valid: \valid_read(g);
     assigns \nothing;
     ensures \result == 0 || \result == 1;
-    ensures domain: \result == 1 ==> g->kp > 0 && g->kd > 0 && g->sigma > 1 &&
+    ensures domain: \result == 1 ==> g->kp > 0 && g->kd > 0 &&
+                                       (g->sigma > 1 || g->sigma == 0) &&
                                        g->vel_ztol >= 0 && g->xi_tol >= 0;
  */
 static int nsm_proj_i_gains_ok(const nsm_proj_gains *g)
@@ -98,8 +99,8 @@ static int nsm_proj_i_gains_ok(const nsm_proj_gains *g)
     if (!nsm_all_finite(5, v)) {
         return 0;
     }
-    if (!(g->kp > 0.0) || !(g->kd > 0.0) || !(g->sigma > 1.0) || !(g->vel_ztol >= 0.0) ||
-        !(g->xi_tol >= 0.0)) {
+    if (!(g->kp > 0.0) || !(g->kd > 0.0) || !(g->sigma > 1.0 || g->sigma == 0.0) ||
+        !(g->vel_ztol >= 0.0) || !(g->xi_tol >= 0.0)) {
         return 0;
     }
     return 1;
@@ -296,7 +297,8 @@ static nsm_status nsm_proj_i_unit(size_t n, const double *v, double ztol, nsm_un
     ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                     \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
                     \result == NSM_ERR_NOT_FINITE;
-    ensures bad_gains: !(gains->kp > 0) || !(gains->kd > 0) || !(gains->sigma > 1) ||
+    ensures bad_gains: !(gains->kp > 0) || !(gains->kd > 0) ||
+                       !(gains->sigma > 1 || gains->sigma == 0) ||
                        !(gains->vel_ztol >= 0) || !(gains->xi_tol >= 0) ==> \result == NSM_ERR_ARG;
     ensures room: \result == NSM_OK ==> 2*n <= lwork;
  */
@@ -390,7 +392,7 @@ static nsm_status control_run(size_t n, size_t k, const double *P, const double 
     double ne = nsm_proj_i_norm2(n, v);
     double kp = gains->kp;
     double kd = gains->kd;
-    double se = gains->sigma * ne;
+    double se = gains->sigma > 0.0 ? gains->sigma * ne : 0.0; /* σ = 0: no η term */
     /*@ loop invariant 0 <= i <= n;
         loop assigns i, v[0 .. n - 1];
         loop variant n - i;

@@ -180,7 +180,10 @@ int cli_dynamics(const cJSON *pb, cJSON **out, cli_err *e)
         }
         if (!(gains.kp > 0.0)) { cli_fail(e, "field 'Kp': must be > 0"); goto done; }
         if (!(gains.kd > 0.0)) { cli_fail(e, "field 'Kd': must be > 0"); goto done; }
-        if (!(gains.sigma > 1.0)) { cli_fail(e, "field 'sigma': must be > 1"); goto done; }
+        if (!(gains.sigma > 1.0 || gains.sigma == 0.0)) {
+            cli_fail(e, "field 'sigma': must be > 1 (law (21)) or 0 (the law that converges)");
+            goto done;
+        }
     }
 
     size_t nn = n * n;
