@@ -5,21 +5,6 @@
 #include "coulomb.h"
 #include "../nsm_math.h"
 
-/* Planar: 1 if friction holds a contact at rest, mu·W_tt >= |W_tn|. */
-int nsm_coulomb_sticks1(double mu, double wtt, double wtn)
-{
-    return mu * wtt >= fabs(wtn) ? 1 : 0;
-}
-
-/* Planar slip rate: -mu·sign(u_t) when |u_t| > ztol, 0 at rest. */
-double nsm_coulomb_slip1(double ut, double mu, double ztol)
-{
-    if (!(fabs(ut) > ztol)) {
-        return 0.0;
-    }
-    return ut > 0.0 ? -mu : mu;
-}
-
 /* Planar rate: the slip rate when |u_t| > ztol; at rest -W_tn/W_tt (stick) when W_tt > 0 and
    friction holds, else -mu·sign(W_tn) (slip resumes against W_tn). Clamped to the cone. */
 double nsm_coulomb_rate1(double ut, double mu, double ztol, double wtt, double wtn)

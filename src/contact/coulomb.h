@@ -11,12 +11,14 @@
  *    (|W_tt^-1 W_tn| <= mu); otherwise slip resumes. Planar: against W_tn. Spatial: along the
  *    unit s with W_tn = (alpha·I + mu·W_tt)·s, alpha > 0, on which u_t stays parallel to s
  *    (docs/math.md, "Routh's method").
- * Defined in coulomb.c (proved there once).
+ * Defined in coulomb.c (proved there once), but for the two one-line planar tests, static inline
+ * here for the hot loops (proved with each file that includes this header).
  */
 #ifndef NSM_CONTACT_COULOMB_H
 #define NSM_CONTACT_COULOMB_H
 
 #include "nsmech/base.h"
+#include "../nsm_math.h"
 
 /** Bisection steps for alpha in nsm_coulomb_reslip2 (on [0, |W_tn|], absolute precision
     |W_tn|·2^-128, below the double resolution of any alpha in that interval). */
@@ -30,14 +32,23 @@
 /*@ assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
-int nsm_coulomb_sticks1(double mu, double wtt, double wtn);
+static inline int nsm_coulomb_sticks1(double mu, double wtt, double wtn)
+{
+    return mu * wtt >= fabs(wtn) ? 1 : 0;
+}
 
 /* Planar slip rate: -mu·sign(u_t) when |u_t| > ztol, 0 at rest. */
 /*@ requires mu >= 0;
     assigns \nothing;
     ensures -mu <= \result <= mu;
  */
-double nsm_coulomb_slip1(double ut, double mu, double ztol);
+static inline double nsm_coulomb_slip1(double ut, double mu, double ztol)
+{
+    if (!(fabs(ut) > ztol)) {
+        return 0.0;
+    }
+    return ut > 0.0 ? -mu : mu;
+}
 
 /* Planar rate: the slip rate when |u_t| > ztol; at rest -W_tn/W_tt (stick) when W_tt > 0 and
    friction holds, else -mu·sign(W_tn) (slip resumes against W_tn). Clamped to the cone. */
