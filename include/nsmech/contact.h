@@ -333,9 +333,14 @@ size_t nsm_impact_work(size_t n, size_t m);
  * On NSM_OK: v_plus (n) is the post-impact velocity, Lambda ((d+1)m, see above) the impulses,
  * *info filled; every contact has J_n,c v_plus >= -info->check_tol, checked on v_plus as
  * returned (check_tol = max(vtol·(1 + max_c |J_n,c v_-|), ntol)); every Λ_c lies in its
- * friction cone (Λ_n >= 0, ‖Λ_t‖ <= μ_c Λ_n), checked on Lambda as returned (in exact arithmetic
- * every impulse rate is in its cone; the impulse is put back in the cone where rounding left
- * it a few ulps outside, before v_plus is formed from it); and info->s <= info->bound. If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
+ * friction cone (Λ_n >= 0, ‖Λ_t‖ <= μ_c Λ_n), checked on Lambda as returned with the test
+ * Λ_n >= 0, μ_cΛ_n >= 0, Λ_t·Λ_t <= (μ_cΛ_n)² evaluated in double precision (in exact
+ * arithmetic every impulse rate is in its cone; the impulse is put back in the cone where
+ * rounding left it outside, before v_plus is formed from it). The contract states membership
+ * in the real model; in IEEE arithmetic a Λ_c on the boundary may lie outside the exact cone
+ * by the rounding of those products (an ulp), and nsm_cone_contains with tol = 0, which
+ * decides on scaled values, may then say 0: test with a small tol. And info->s <=
+ * info->bound. If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
  * v_minus, Lambda = 0, s = 0 (the trivial answer), NSM_OK.
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, m, or workspace beyond NSM_MAX_DIM²), NSM_ERR_ARG
  * (d not 1 or 2, options, policy, mu < 0), NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not

@@ -577,7 +577,7 @@ nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R
  * when M is not a multiple of I (docs/math.md).
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (n = 0 or > NSM_MAX_DIM), NSM_ERR_ARG
  * (K_p <= 0 or not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (V or Vdot overlaps an input or
- * the other output).
+ * the other output). Finite inputs whose V or V̇ overflows give ±inf with NSM_OK (not checked).
  */
 /*@ requires valid_in: (Mbar == \null || \valid_read(Mbar + (0 .. n*n - 1))) &&
                        (P == \null || \valid_read(P + (0 .. n*n - 1))) &&
