@@ -260,6 +260,27 @@ static int any_alias(size_t n, size_t m, size_t d, const double *M, const double
     return 0;
 }
 
+/* The byte ranges of the policy's arrays that its kind reads (order for sequential and
+   priority, ratios for simultaneous), as (address, length) pairs; (0, 0) for an array the kind
+   does not read: an unused field is not even read, its value may be indeterminate. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(pol);
+    requires \valid(r + (0 .. 3)) && \separated(r + (0 .. 3), pol);
+    assigns r[0 .. 3];
+    ensures r[1] <= m * sizeof(size_t) && r[3] <= m * sizeof(double);
+ */
+static void pol_arrays(size_t m, const nsm_impact_policy *pol, uintptr_t *r)
+{
+    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
+                      ? m * sizeof(size_t)
+                      : 0;
+    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * sizeof(double) : 0;
+    r[0] = nord != 0 ? (uintptr_t)pol->order : 0;
+    r[1] = nord;
+    r[2] = nrat != 0 ? (uintptr_t)pol->ratios : 0;
+    r[3] = nrat;
+}
+
 /* 1 if the bytes of *info overlap any other argument, the policy's arrays included (info is
    written last: an overlap would overwrite an input or a result). Sizes as validated. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
@@ -278,14 +299,8 @@ static int info_alias(size_t n, size_t m, size_t d, const double *M, const doubl
     const size_t b = sizeof(double);
     const uintptr_t a = (uintptr_t)info;
     const size_t ni = sizeof(nsm_impact_info);
-    /* the policy's arrays only where its kind uses them (unused fields may be anything) */
-    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
-                      ? m * sizeof(size_t)
-                      : 0;
-    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * b : 0;
-    /* an unused field is not even read: its value may be indeterminate */
-    const uintptr_t ord = nord != 0 ? (uintptr_t)pol->order : 0;
-    const uintptr_t rat = nrat != 0 ? (uintptr_t)pol->ratios : 0;
+    uintptr_t pa[4];
+    pol_arrays(m, pol, pa);
     int bad = nsm_overlap_bytes(a, ni, (uintptr_t)M, n * n * b) |
               nsm_overlap_bytes(a, ni, (uintptr_t)Jn, m * n * b) |
               nsm_overlap_bytes(a, ni, (uintptr_t)Jt, d * m * n * b) |
@@ -296,7 +311,7 @@ static int info_alias(size_t n, size_t m, size_t d, const double *M, const doubl
               nsm_overlap_bytes(a, ni, (uintptr_t)work, need * b) |
               nsm_overlap_bytes(a, ni, (uintptr_t)pol, sizeof(nsm_impact_policy)) |
               nsm_overlap_bytes(a, ni, (uintptr_t)opts, opts != NULL ? sizeof *opts : 0) |
-              nsm_overlap_bytes(a, ni, ord, nord) | nsm_overlap_bytes(a, ni, rat, nrat);
+              nsm_overlap_bytes(a, ni, pa[0], pa[1]) | nsm_overlap_bytes(a, ni, pa[2], pa[3]);
     return bad != 0 ? 1 : 0;
 }
 
@@ -314,12 +329,8 @@ static int pol_alias(size_t n, size_t m, size_t d, const nsm_impact_policy *pol,
 {
     const size_t b = sizeof(double);
     const size_t np = sizeof(nsm_impact_policy);
-    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
-                      ? m * sizeof(size_t)
-                      : 0;
-    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * b : 0;
-    const uintptr_t ord = nord != 0 ? (uintptr_t)pol->order : 0;
-    const uintptr_t rat = nrat != 0 ? (uintptr_t)pol->ratios : 0;
+    uintptr_t pa[4];
+    pol_arrays(m, pol, pa);
     const uintptr_t ap = (uintptr_t)pol;
     const uintptr_t out[3] = {(uintptr_t)vp, (uintptr_t)lam, (uintptr_t)work};
     const size_t len[3] = {n * b, (d + 1) * m * b, need * b};
@@ -330,8 +341,8 @@ static int pol_alias(size_t n, size_t m, size_t d, const nsm_impact_policy *pol,
      */
     for (size_t i = 0; i < 3; i++) {
         bad |= nsm_overlap_bytes(out[i], len[i], ap, np) |
-               nsm_overlap_bytes(out[i], len[i], ord, nord) |
-               nsm_overlap_bytes(out[i], len[i], rat, nrat);
+               nsm_overlap_bytes(out[i], len[i], pa[0], pa[1]) |
+               nsm_overlap_bytes(out[i], len[i], pa[2], pa[3]);
     }
     return bad != 0 ? 1 : 0;
 }
