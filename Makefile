@@ -296,9 +296,12 @@ demo: $(STAMP_DEMO)
 	@$(MAKE) --no-print-directory all examples
 	@sh scripts/demo.sh $(EXAMPLE_BIN)
 
-$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/support/ball_stack.h $(LIB_A) | $(STAMP_BENCH)
+# Benchmarks may use the test oracles of tests/support/impact_oracle.c (coverage references).
+BENCH_SUP := tests/support/impact_oracle.c
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/support/ball_stack.h tests/support/box_corner.h \
+                  tests/support/impact_oracle.h $(BENCH_SUP) $(LIB_A) | $(STAMP_BENCH)
 	@mkdir -p $(dir $@)
-	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support $< $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
+	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support $< $(BENCH_SUP) $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 bench: $(STAMP_BENCH)
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)

@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 #include "harness.h"
 #include "prop.h"
+#include "box_corner.h"
 #include "nsmech.h"
 
 static const char *nsm_bin(void)
@@ -561,6 +562,70 @@ static void test_impact_sampled_example(void)
 }
 
 /*
+ * docs/cli.md, "bangbang": history i is the library's NSM_POLICY_BANGBANG run with seed
+ * seed + i and the given hold, and with long dwells the histories reach both sequential
+ * outcomes of the box moving down into the floor-wall corner (the extremes of v+_x that
+ * sampled weights miss).
+ */
+static void test_impact_bangbang(void)
+{
+    double M[9], Jn[6], Jt[6], mu[2], v[3];
+    box_corner_problem(M, Jn, Jt, mu, v);
+    const size_t nh = 40;
+    char path[128];
+    snprintf(path, sizeof path, "%s/bangbang.json", tmpdir);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputc('{', fp);
+    put_matrix(fp, "M", 3, 3, M); fputs(", ", fp);
+    put_matrix(fp, "Jn", 2, 3, Jn); fputs(", ", fp);
+    put_matrix(fp, "Jt", 2, 3, Jt); fputs(", ", fp);
+    put_vector(fp, "mu", 2, mu); fputs(", ", fp);
+    put_vector(fp, "v", 3, v);
+    fprintf(fp, ", \"policy\": \"bangbang\", \"samples\": %zu, \"seed\": 5, \"hold\": 2000}", nh);
+    fclose(fp);
+    char *out, *err;
+    int rc = run_nsm("impact", path, &out, &err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    cJSON *res = cJSON_Parse(out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(res, "policy")->valuestring, "bangbang");
+    const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(outs), (int)nh);
+    static double work[4096];
+    size_t lw = nsm_impact_work(3, 2);
+    double vp[3], L[4], xmin = INFINITY, xmax = -INFINITY;
+    nsm_impact_info info;
+    for (size_t i = 0; i < nh; i++) {
+        const cJSON *o = cJSON_GetArrayItem(outs, (int)i);
+        nsm_impact_policy pol = {NSM_POLICY_BANGBANG, NULL, NULL, 5 + i, 2000};
+        CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
+                                               work, lw),
+                              NSM_OK);
+        const cJSON *jv = cJSON_GetObjectItem(o, "v_plus");
+        for (int k = 0; k < 3; k++) {
+            CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(jv, k)->valuedouble, vp[k], 1e-15);
+        }
+        xmin = fmin(xmin, vp[0]);
+        xmax = fmax(xmax, vp[0]);
+    }
+    double seqx[2];
+    for (size_t first = 0; first < 2; first++) {
+        size_t order[2] = {first, 1 - first};
+        nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+        CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
+                                               work, lw),
+                              NSM_OK);
+        seqx[first] = vp[0];
+    }
+    CU_ASSERT(xmin <= fmin(seqx[0], seqx[1]) + 1e-12);
+    CU_ASSERT(xmax >= fmax(seqx[0], seqx[1]) - 1e-12);
+    cJSON_Delete(res);
+    free(out);
+    free(err);
+}
+
+/*
  * Exit status 3 of a single impact run with a non-ok status: the complete result on standard
  * output, whose status says why, and one line on standard error. A particle wedged between
  * two walls 0.1 rad from vertical with μ = 0.5 > tan 0.1 has no a priori bound (γ = 0).
@@ -802,6 +867,8 @@ static CU_TestInfo cli_tests[] = {
     {"dynamics on random problems equals the library", test_dynamics_agrees},
     {"impact on random problems equals the library", test_impact_agrees},
     {"sampled ball-stack outcomes: counts, energy, bound", test_impact_sampled_example},
+    {"bang-bang histories: the library's runs, reaching both sequential outcomes",
+     test_impact_bangbang},
     {"sample run on a terminal: progress line on standard error", test_progress_on_terminal},
     {"exit 3 of a single impact run: result printed, one line", test_exit3_prints_result},
     {"impact: steps and fw_iters fields; not_certified is its own status",

@@ -218,8 +218,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * keeps its u_n constant (a sliding mode), and the contacts with weight at tangential rest
  * get joint stick rates (within their cones) that keep u_t = 0 together, instead of their
  * own blocks' rates; found by projected Gauss-Seidel, with the per-contact rules above as
- * the fallback for a segment where the sweeps do not converge. Sequential runs and d = 2
- * keep the per-contact rules. Each step is a straight segment
+ * the fallback for a segment where the sweeps do not converge. Sequential and bang-bang runs
+ * and d = 2 keep the per-contact rules. Each step is a straight segment
  * of length min(h, next event), events being a penetrating contact reaching u_n = 0 or a
  * slipping one reaching u_t = 0 (d = 2: the closest approach of the segment, where u_t is then
  * set to 0). For d = 1 every step is an exact piece of a solution for the chosen weights; for
@@ -262,10 +262,15 @@ typedef enum nsm_policy_kind {
                                       (d = 1: contacts at rest are held, see above) */
     NSM_POLICY_SAMPLED = 2,      /**< pseudo-random weights from `seed`, held for `hold` steps
                                       (d = 1: contacts at rest are held, see above) */
-    NSM_POLICY_PRIORITY = 3      /**< the first penetrating contact of `order` acts alone; d = 1:
+    NSM_POLICY_PRIORITY = 3,     /**< the first penetrating contact of `order` acts alone; d = 1:
                                       a contact ahead in the order that is at rest is held there
                                       (sliding) while the next ones act; d = 2: it is not held,
                                       re-penetrates and acts again */
+    NSM_POLICY_BANGBANG = 4      /**< bang-bang: one penetrating contact acts alone, drawn
+                                      uniformly from `seed`'s generator; it acts for a dwell
+                                      drawn uniformly in 1 .. `hold` steps or until it stops
+                                      penetrating, then the next one is drawn; no contact is
+                                      held (docs/math.md, "Exploring the set") */
 } nsm_policy_kind;
 
 /** Largest seed state of the in-library generator (Park–Miller, modulus 2^31 - 1). */
@@ -276,8 +281,10 @@ typedef struct nsm_impact_policy {
     nsm_policy_kind kind;
     const size_t *order;  /**< SEQUENTIAL, PRIORITY: a permutation of 0 .. m-1 */
     const double *ratios; /**< SIMULTANEOUS: m positive finite ratios */
-    unsigned long seed;   /**< SAMPLED: the weight history is a function of the seed only */
-    size_t hold;          /**< SAMPLED: steps a drawn weight vector is kept (>= 1) */
+    unsigned long seed;   /**< SAMPLED, BANGBANG: the weight history is a function of the
+                               seed only */
+    size_t hold;          /**< SAMPLED: steps a drawn weight vector is kept; BANGBANG: the
+                               longest dwell in steps (>= 1) */
 } nsm_impact_policy;
 
 /** Options; NSM_IMPACT_OPTS_DEFAULT gives the documented defaults. */
@@ -534,11 +541,12 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
 /** Largest m for which the outcome set enumerates every sequential order (m! of them). */
 #define NSM_OUTCOME_MAX_ORDERS_M 6u
 
-/** Number of runs of nsm_outcome_set: m! sequential orders + 1 simultaneous (equal ratios) +
-    nsamples sampled; 0 when m = 0, m > NSM_OUTCOME_MAX_ORDERS_M or nsamples > 10^6. */
+/** Number of runs of nsm_outcome_set: m! sequential orders + m! priority orders +
+    1 simultaneous (equal ratios) + nsamples bang-bang histories; 0 when m = 0,
+    m > NSM_OUTCOME_MAX_ORDERS_M or nsamples > 10^6. */
 /*@ assigns \nothing;
     ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 ==>
-              1 <= \result <= 721 + nsamples;
+              1 <= \result <= 1441 + nsamples;
     ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000) ==> \result == 0;
  */
 size_t nsm_outcome_count(size_t m, size_t nsamples);
@@ -558,9 +566,13 @@ size_t nsm_outcome_work(size_t n, size_t m);
 
 /**
  * The outcome set of an impact: runs nsm_impact_solve with every sequential order (in
- * lexicographic order of the permutations), then simultaneously with equal ratios, then with
- * nsamples sampled weight histories (seeds seed, seed + 1, ...; weights held `hold` steps).
- * Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
+ * lexicographic order of the permutations), then with every priority order (same order), then
+ * simultaneously with equal ratios, then with nsamples bang-bang weight histories
+ * (NSM_POLICY_BANGBANG; history j has seed seed + j and longest dwell 2^(j mod L) steps, L
+ * the bit length of `hold`: the histories cycle through the dwell scales 1, 2, 4, ... up to
+ * `hold` steps, so that long dwells reach the extremes of the set and short ones its
+ * inside; docs/math.md, "Exploring the set").
+ * kind[r] is the policy of run r. Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
  * nsamples) = *nruns; a run is accepted when its status is NSM_OK; *accepted counts them.
  * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,
  * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND, NSM_ERR_NOT_CERTIFIED) or v_minus (other

@@ -395,7 +395,8 @@ static void carve_vecs(size_t m, double *u, impact_vecs *v)
     requires pol: ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
                    \valid_read(pol->order + (0 .. m - 1))) &&
                   (pol->kind == NSM_POLICY_SIMULTANEOUS ==> \valid_read(pol->ratios + (0 .. m - 1))) &&
-                  (pol->kind == NSM_POLICY_SAMPLED ==> pol->hold >= 1);
+                  ((pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_BANGBANG) ==>
+                   pol->hold >= 1);
     requires opts: 1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
                    1 <= opts->fallback_steps <= 100000000 && opts->ntol >= 0 && opts->vtol >= 0;
     requires valid_out: \valid(vp + (0 .. n - 1)) && \valid(Lam + (0 .. (d + 1) * m - 1)) &&

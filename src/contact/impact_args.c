@@ -116,7 +116,7 @@ static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact
         }
         return F_NONE;
     }
-    if (pol->kind == NSM_POLICY_SAMPLED) {
+    if (pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_BANGBANG) {
         return pol->hold >= 1 ? F_NONE : F_HOLD;
     }
     return F_KIND;

@@ -15,9 +15,10 @@
 
 /* Internal state of the selection policy. */
 typedef struct policy_state {
-    size_t cur;        /* SEQUENTIAL: contact being resolved (m = none) */
-    unsigned long rng; /* SAMPLED: Park–Miller state in 1 .. NSM_PRNG_MOD - 1 */
-    size_t held;       /* SAMPLED: steps the current weights have been held */
+    size_t cur;        /* SEQUENTIAL, BANGBANG: contact being resolved (m = none) */
+    unsigned long rng; /* SAMPLED, BANGBANG: Park–Miller state in 1 .. NSM_PRNG_MOD - 1 */
+    size_t held;       /* SAMPLED, BANGBANG: steps the current weights have been held */
+    size_t dwell;      /* BANGBANG: steps the current contact acts (1 .. hold) */
 } policy_state;
 
 /* The integrator's vectors: views into the workspace, carved once (impact.c, carve_vecs). */
@@ -46,7 +47,8 @@ typedef struct impact_vecs {
       ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
        \valid_read(pol->order + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1))) &&
-      (pol->kind != NSM_POLICY_SAMPLED || pol->hold >= 1);
+      ((pol->kind != NSM_POLICY_SAMPLED && pol->kind != NSM_POLICY_BANGBANG) ||
+       pol->hold >= 1);
  */
 
 /*@ // the policy and its array (the one its kind reads, when given) can be read
@@ -63,11 +65,13 @@ typedef struct impact_vecs {
       1 <= opts->fallback_steps <= 100000000 &&
       opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0 &&
       (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_SIMULTANEOUS ||
-       pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_PRIORITY) &&
+       pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_PRIORITY ||
+       pol->kind == NSM_POLICY_BANGBANG) &&
       ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
        pol->order != \null) &&
       (pol->kind == NSM_POLICY_SIMULTANEOUS ==> pol->ratios != \null) &&
-      (pol->kind == NSM_POLICY_SAMPLED ==> pol->hold >= 1);
+      ((pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_BANGBANG) ==>
+       pol->hold >= 1);
  */
 
 /* ---- validation (impact_args.c) ---- */

@@ -1,6 +1,7 @@
 /*
  * The policy's weights along the impact: which penetrating contacts act and with what share
- * (sequential, priority, simultaneous ratios, or sampled draws held for a few steps).
+ * (sequential, priority, simultaneous ratios, sampled draws held for a few steps, or one
+ * drawn contact at a time for a drawn dwell: bang-bang).
  */
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
@@ -28,6 +29,55 @@ static int penetrating(size_t m, const double *u, size_t c, double ntol)
 {
     (void)m;
     return u[3 * c + 2] < -ntol;
+}
+
+/* The k-th penetrating contact (k < the number of them); m if there is none. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1));
+    assigns \nothing;
+    ensures \result <= m;
+ */
+static size_t kth_penetrating(size_t m, const double *u, size_t k, double ntol)
+{
+    size_t seen = 0;
+    /*@ loop invariant 0 <= c <= m && seen <= c;
+        loop assigns c, seen;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        if (penetrating(m, u, c, ntol)) {
+            if (seen == k) {
+                return c;
+            }
+            seen++;
+        }
+    }
+    return m;
+}
+
+/* Bang-bang: keeps the acting contact while it penetrates and its dwell lasts; otherwise
+   draws the next one uniformly among the penetrating contacts and its dwell in 1 .. hold. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && hold >= 1;
+    requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires \valid_read(u + (0 .. 3 * m - 1));
+    assigns *ps;
+    ensures 1 <= ps->rng < NSM_PRNG_MOD;
+    ensures ps->cur <= m;
+ */
+static void bangbang_pick(size_t m, size_t hold, policy_state *ps, const double *u, double ntol)
+{
+    if (ps->cur < m && ps->held < ps->dwell && penetrating(m, u, ps->cur, ntol)) {
+        ps->held += 1;
+        return;
+    }
+    size_t k = nsm_impact_count_pen(m, u, ntol);
+    unsigned long r = prng_next(ps->rng);
+    ps->rng = r == 0 ? 1ul : r;
+    unsigned long q = prng_next(ps->rng);
+    ps->rng = q == 0 ? 1ul : q;
+    ps->cur = k == 0 ? m : kth_penetrating(m, u, (size_t)(r % (unsigned long)k), ntol);
+    ps->dwell = 1u + (size_t)((unsigned long long)q % (unsigned long long)hold);
+    ps->held = 1;
 }
 
 /* Number of penetrating contacts. */
@@ -68,6 +118,13 @@ void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps
                 }
             }
         }
+        if (ps->cur < m) {
+            w[ps->cur] = 1.0;
+        }
+        return;
+    }
+    if (pol->kind == NSM_POLICY_BANGBANG) {
+        bangbang_pick(m, pol->hold, ps, u, ntol);
         if (ps->cur < m) {
             w[ps->cur] = 1.0;
         }

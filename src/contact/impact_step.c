@@ -224,12 +224,13 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     ps.cur = m;
     ps.rng = 1ul + (unsigned long)(pol->seed % (NSM_PRNG_MOD - 1ul));
     ps.held = 0;
+    ps.dwell = 1;
     zero_vec(K, v->lam);
     zero_vec(K, v->lh);
     zero_vec(m, v->wraw);
     double hmin = h / (double)NSM_IMPACT_MIN_STEP_RATIO;
-    /* planar runs but sequential ones hold contacts at rest (nsm_slide_planar) */
-    int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL;
+    /* planar runs but sequential and bang-bang ones hold contacts at rest (nsm_slide_planar) */
+    int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_BANGBANG;
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;
     double bound = inf->bound;

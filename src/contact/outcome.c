@@ -1,4 +1,5 @@
-/* Outcome sets of an impact: every sequential order, simultaneous, sampled. */
+/* Outcome sets of an impact: every sequential and priority order, simultaneous, and bang-bang
+   weight histories over a ladder of dwell scales (docs/math.md, "Exploring the set"). */
 #include <stdint.h>
 #include "nsmech/contact.h"
 
@@ -32,7 +33,38 @@ size_t nsm_outcome_count(size_t m, size_t nsamples)
     if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M || nsamples > 1000000u) {
         return 0;
     }
-    return n_orders(m) + 1 + nsamples;
+    return 2 * n_orders(m) + 1 + nsamples;
+}
+
+/* Dwell cap of bang-bang run j: 2^(j mod L), L the bit length of hold (so 1 .. hold): the
+   runs cycle through the dwell scales 1, 2, 4, ... steps. */
+/*@ requires hold >= 1;
+    assigns \nothing;
+    ensures 1 <= \result <= hold;
+ */
+static size_t dwell_cap(size_t j, size_t hold)
+{
+    size_t levels = 0;
+    size_t top = 1;
+    /*@ loop invariant 1 <= top <= hold && levels <= 63;
+        loop assigns levels, top;
+        loop variant hold - top;
+     */
+    while (levels < 63 && top <= hold / 2) {
+        top *= 2;
+        levels++;
+    }
+    size_t l = j % (levels + 1);
+    size_t cap = 1;
+    /*@ loop invariant 0 <= k <= l;
+        loop invariant 1 <= cap <= hold;
+        loop assigns k, cap;
+        loop variant l - k;
+     */
+    for (size_t k = 0; k < l && cap <= hold / 2; k++) {
+        cap *= 2;
+    }
+    return cap;
 }
 
 /* Next permutation in lexicographic order (p has m entries); 0 after the last one. */
@@ -303,23 +335,30 @@ static nsm_status outcome_check(size_t n, size_t m, const double *M, const doubl
     return NSM_OK;
 }
 
-/* One run r of the outcome set: its policy. */
-/*@ requires \valid(pol);
-    assigns pol->kind, pol->seed;
-    ensures pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_SIMULTANEOUS ||
-            pol->kind == NSM_POLICY_SAMPLED;
+/* One run r of the outcome set: its policy (the order array is set by the caller). */
+/*@ requires \valid(pol) && hold >= 1;
+    assigns pol->kind, pol->seed, pol->hold;
+    ensures pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
+            pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_BANGBANG;
+    ensures pol->hold >= 1;
     ensures r < norders ==> pol->kind == NSM_POLICY_SEQUENTIAL;
  */
-static void run_policy_of(size_t r, size_t norders, unsigned long seed, nsm_impact_policy *pol)
+static void run_policy_of(size_t r, size_t norders, unsigned long seed, size_t hold,
+                          nsm_impact_policy *pol)
 {
     pol->seed = 0;
+    pol->hold = 1;
     if (r < norders) {
         pol->kind = NSM_POLICY_SEQUENTIAL;
-    } else if (r == norders) {
+    } else if (r - norders < norders) {
+        pol->kind = NSM_POLICY_PRIORITY;
+    } else if (r - norders == norders) {
         pol->kind = NSM_POLICY_SIMULTANEOUS;
     } else {
-        pol->kind = NSM_POLICY_SAMPLED;
-        pol->seed = (seed % NSM_PRNG_MOD) + (unsigned long)((r - norders) % 1000001u);
+        size_t j = r - norders - norders - 1;
+        pol->kind = NSM_POLICY_BANGBANG;
+        pol->seed = (seed % NSM_PRNG_MOD) + (unsigned long)(j % 1000001u);
+        pol->hold = dwell_cap(j, hold);
     }
 }
 
@@ -351,8 +390,7 @@ static nsm_status outcome_run(size_t n, size_t m, const double *M, const double 
     nsm_impact_policy pol;
     pol.order = perm;
     pol.ratios = ones;
-    pol.hold = hold;
-    run_policy_of(r, norders, seed, &pol);
+    run_policy_of(r, norders, seed, hold, &pol);
     lemma_row(r, cap, n);
     double *vp = v_plus + r * n;
     nsm_impact_info info;
@@ -428,8 +466,16 @@ static nsm_status outcome_runs(size_t n, size_t m, const double *M, const double
         if (st == NSM_OK) {
             *acc += 1;
         }
-        if (r < norders) {
-            (void)next_perm(m, perm);
+        if (r < norders + norders && !next_perm(m, perm)) {
+            /* after the last order: the priority runs start again from the first */
+            /*@ loop invariant 0 <= c <= m;
+                loop invariant \forall integer i; 0 <= i < m ==> perm[i] < m;
+                loop assigns c, perm[0 .. m - 1];
+                loop variant m - c;
+             */
+            for (size_t c = 0; c < m; c++) {
+                perm[c] = c;
+            }
         }
     }
     return NSM_OK;

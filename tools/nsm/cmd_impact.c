@@ -14,7 +14,7 @@ static const char *const imp_fields[] = {
 typedef struct imp_problem {
     size_t n, k, d;
     double *M, *Jn, *Jt, *mu, *v;
-    int policy;            /* 0 simultaneous, 1 sequential, 2 sample, 3 priority */
+    int policy;            /* 0 simultaneous, 1 sequential, 2 sample, 3 priority, 4 bangbang */
     size_t *order;         /* k entries for sequential and priority */
     size_t samples;
     size_t hold;
@@ -104,8 +104,8 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     p->policy = 0;
     if (pol != NULL) {
         if (!cJSON_IsString(pol)) {
-            cli_fail(e, "field 'policy': must be \"simultaneous\", \"sequential\", \"priority\" "
-                        "or \"sample\"");
+            cli_fail(e, "field 'policy': must be \"simultaneous\", \"sequential\", \"priority\", "
+                        "\"sample\" or \"bangbang\"");
             return -1;
         }
         if (strcmp(pol->valuestring, "simultaneous") == 0) {
@@ -116,10 +116,12 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
             p->policy = 2;
         } else if (strcmp(pol->valuestring, "priority") == 0) {
             p->policy = 3;
+        } else if (strcmp(pol->valuestring, "bangbang") == 0) {
+            p->policy = 4;
         } else {
             char q[96];
             cli_fail(e, "field 'policy': unknown policy \"%s\" (simultaneous, sequential, "
-                        "priority, sample)",
+                        "priority, sample, bangbang)",
                      cli_quote(pol->valuestring, q, sizeof q));
             return -1;
         }
@@ -181,12 +183,15 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     if (got < 0) {
         return -1;
     }
-    if (p->policy == 2 && got == 0) {
-        cli_fail(e, "field 'samples': missing (the \"sample\" policy needs a sample count)");
+    int histories = p->policy == 2 || p->policy == 4;
+    if (histories && got == 0) {
+        cli_fail(e, "field 'samples': missing (the \"%s\" policy needs a history count)",
+                 p->policy == 2 ? "sample" : "bangbang");
         return -1;
     }
-    if (got > 0 && p->policy != 2) {
-        cli_fail(e, "field 'samples': only meaningful with \"policy\": \"sample\"");
+    if (got > 0 && !histories) {
+        cli_fail(e, "field 'samples': only meaningful with \"policy\": \"sample\" or "
+                    "\"bangbang\"");
         return -1;
     }
     p->samples = (size_t)x;
@@ -201,8 +206,9 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     if (got < 0) {
         return -1;
     }
-    if (got > 0 && p->policy != 2) {
-        cli_fail(e, "field 'hold': only meaningful with \"policy\": \"sample\"");
+    if (got > 0 && !histories) {
+        cli_fail(e, "field 'hold': only meaningful with \"policy\": \"sample\" or "
+                    "\"bangbang\"");
         return -1;
     }
     p->hold = (size_t)x;
@@ -367,12 +373,13 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
     pol.kind = p->policy == 1   ? NSM_POLICY_SEQUENTIAL
                : p->policy == 2 ? NSM_POLICY_SAMPLED
                : p->policy == 3 ? NSM_POLICY_PRIORITY
+               : p->policy == 4 ? NSM_POLICY_BANGBANG
                                 : NSM_POLICY_SIMULTANEOUS;
     pol.order = p->order;
     pol.ratios = ratios;
     pol.hold = p->hold;
     nsm_impact_info info;
-    if (p->policy != 2) {
+    if (p->policy != 2 && p->policy != 4) {
         nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
                                           &opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
@@ -398,10 +405,10 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
         rc = CLI_EXIT_OK;
         goto done;
     }
-    /* Sampled weight histories: seeds seed, seed + 1, ... */
+    /* Sampled or bang-bang weight histories: seeds seed, seed + 1, ... */
     res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "status", "ok");
-    cJSON_AddStringToObject(res, "policy", "sample");
+    cJSON_AddStringToObject(res, "policy", p->policy == 2 ? "sample" : "bangbang");
     cJSON *outs = cJSON_CreateArray();
     cJSON_AddItemToObject(res, "outcomes", outs);
     size_t accepted = 0;

@@ -1,0 +1,323 @@
+/*
+ * Outcome sets (nsm_outcome_set): how much of the set they reach, and what they cost.
+ *
+ * Coverage: the set computed with the default budget (2048 bang-bang histories, hold 2000
+ * steps, default options; plus every sequential and priority order and the simultaneous run)
+ * against a reference from the independent oracle of tests/support/impact_oracle.c (every
+ * sequential order and 16 × 2048 bang-bang histories of its own design, integrated exactly
+ * from event to event): area(hull(set)) / area(hull(set ∪ reference)) in 2-D projections of
+ * v+ (box–wall: pairs of velocity components; others: (J_n,0 v+, J_t,0 v+), (J_t,0 v+,
+ * J_t,1 v+) and (v0, v1)), for the box moving down into the floor–wall corner, the ball
+ * stack, and random 2–5 contact problems. Problems where the library has no a priori bound
+ * (NSM_ERR_NO_BOUND on every run) or the impact has a single outcome (every point of both
+ * sets within 1e-9 relative of one) are counted apart and left out of the minimum.
+ * Timings: the corner set with 2^14 runs and the ball-stack set with 2048 histories, each
+ * timed as one call. Coverage against the budget (2^6 .. 2^14 histories) for the corner and the
+ * ball stack, written to build/bench/outcome_coverage.dat.
+ * Nothing is asserted. Prints a table and 'name value' lines: outcome_coverage_min,
+ * boxwall_set_seconds, ballstack_set_seconds.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "nsmech.h"
+#include "ball_stack.h"
+#include "impact_oracle.h"
+#include "box_corner.h"
+
+#define MAXN 9
+#define MAXM 5
+#define BUDGET 2048u
+#define REF_MULT 16u
+#define HOLD 2000u
+#define MAX_HIST 16384u
+#define MAX_RUNS (2u * 720u + 1u + MAX_HIST)
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct problem {
+    const char *name;
+    size_t n, m;
+    double M[MAXN * MAXN], Jn[MAXM * MAXN], Jt[MAXM * MAXN], mu[MAXM], vm[MAXN];
+} problem;
+
+static double work[65536];
+static double set_v[MAX_RUNS * MAXN], lib_pts[MAX_RUNS * MAXN];
+static double ref_pts[(REF_MULT * BUDGET + 720u) * MAXN];
+static nsm_status set_st[MAX_RUNS];
+static nsm_policy_kind set_kind[MAX_RUNS];
+
+/* The set with nhist bang-bang histories: accepted points into lib_pts; returns their number
+   (0 on a call error) and writes the call's seconds. */
+static size_t library_set(const problem *P, size_t nhist, double *secs)
+{
+    size_t nr = 0, acc = 0, k = 0;
+    size_t cap = nsm_outcome_count(P->m, nhist);
+    double t0 = now();
+    nsm_status st = nsm_outcome_set(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, NULL, nhist,
+                                    1u, HOLD, cap, set_v, set_st, set_kind, &nr, &acc, work,
+                                    nsm_outcome_work(P->n, P->m));
+    *secs = now() - t0;
+    if (st != NSM_OK) {
+        printf("%s: nsm_outcome_set failed: %s\n", P->name, nsm_status_str(st));
+        return 0;
+    }
+    for (size_t r = 0; r < nr; r++) {
+        if (set_st[r] == NSM_OK) {
+            memcpy(lib_pts + P->n * k++, set_v + P->n * r, P->n * sizeof *set_v);
+        }
+    }
+    return k;
+}
+
+/* The three projections of a problem: rows p0, p1 (n each) of projection q. */
+static void projection(const problem *P, int q, double *p0, double *p1)
+{
+    memset(p0, 0, P->n * sizeof *p0);
+    memset(p1, 0, P->n * sizeof *p1);
+    if (P->m == 2 && P->n == 3 && strcmp(P->name, "boxwall-corner") == 0) {
+        static const int pr[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+        p0[pr[q][0]] = 1.0;
+        p1[pr[q][1]] = 1.0;
+        return;
+    }
+    if (q == 0) {
+        memcpy(p0, P->Jn, P->n * sizeof *p0);
+        memcpy(p1, P->Jt, P->n * sizeof *p1);
+    } else if (q == 1) {
+        memcpy(p0, P->Jt, P->n * sizeof *p0);
+        memcpy(p1, P->Jt + P->n, P->n * sizeof *p1);
+    } else {
+        p0[0] = 1.0;
+        p1[1] = 1.0;
+    }
+}
+
+static const char *proj_name(const problem *P, int q)
+{
+    static const char *box[3] = {"(v0,v1)", "(v0,v2)", "(v1,v2)"};
+    static const char *gen[3] = {"(un0,ut0)", "(ut0,ut1)", "(v0,v1)"};
+    return strcmp(P->name, "boxwall-corner") == 0 ? box[q] : gen[q];
+}
+
+/* 1 if every point of both sets lies within 1e-9 (1 + |v|) of the reference's first point: a
+   single outcome, where an area ratio would only measure rounding. */
+static int single_outcome(const problem *P, size_t na, size_t nb)
+{
+    const double *p = ref_pts;
+    double scale = 0.0;
+    for (size_t i = 0; i < P->n; i++) {
+        scale = fmax(scale, fabs(p[i]));
+    }
+    double tol = 1e-9 * (1.0 + scale);
+    for (size_t r = 0; r < na + nb; r++) {
+        const double *q = r < na ? lib_pts + P->n * r : ref_pts + P->n * (r - na);
+        for (size_t i = 0; i < P->n; i++) {
+            if (fabs(q[i] - p[i]) > tol) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Coverage of the reference in the problem's three projections; the minimum, or -1 when the
+   library accepted no run. */
+static double coverage(const problem *P, size_t na, size_t nb, double *each)
+{
+    double lo = 1.0;
+    double p0[MAXN], p1[MAXN];
+    for (int q = 0; q < 3; q++) {
+        projection(P, q, p0, p1);
+        each[q] = na == 0 ? 0.0 : oracle_coverage(P->n, na, lib_pts, nb, ref_pts, p0, p1);
+        lo = fmin(lo, each[q]);
+    }
+    return na == 0 ? -1.0 : lo;
+}
+
+static size_t reference(const problem *P, double *secs)
+{
+    oracle_stats os;
+    double t0 = now();
+    size_t nb = oracle_reference(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm,
+                                 REF_MULT * BUDGET, 20261203u, 0, REF_MULT * BUDGET + 720u,
+                                 ref_pts, &os);
+    *secs = now() - t0;
+    return nb;
+}
+
+static void corner(problem *P)
+{
+    P->name = "boxwall-corner";
+    P->n = 3;
+    P->m = 2;
+    box_corner_problem(P->M, P->Jn, P->Jt, P->mu, P->vm);
+}
+
+static void ballstack(problem *P)
+{
+    P->name = "ball-stack";
+    P->n = 9;
+    P->m = 5;
+    ball_stack_problem(P->M, P->Jn, P->Jt, P->mu, P->vm);
+}
+
+/* xorshift in [0, 1) and a normal deviate (Box–Muller), for the random problems. */
+static double rnd(unsigned long *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    *s &= 0xfffffffful;
+    return ((double)(*s) + 0.5) / 4294967296.0;
+}
+
+static double gauss(unsigned long *s)
+{
+    const double two_pi = 6.283185307179586;
+    return sqrt(-2.0 * log(rnd(s))) * cos(two_pi * rnd(s));
+}
+
+/* Random planar problem: n in 3..6 (2m <= n + 1), M = B Bᵀ/n + I/2, Gaussian rows, mu in
+   [0.1, 1.5], v- redrawn until a contact penetrates by 0.1. */
+static void random_problem(problem *P, unsigned long *s)
+{
+    static char names[16][16];
+    static int next;
+    snprintf(names[next % 16], sizeof names[0], "random-%02d", next);
+    P->name = names[next++ % 16];
+    P->m = 2 + (size_t)(rnd(s) * 4.0);
+    P->n = P->m + 1 + (size_t)(rnd(s) * 3.0);
+    if (P->n > 6) {
+        P->n = 6;
+    }
+    size_t n = P->n;
+    double B[MAXN * MAXN];
+    for (size_t i = 0; i < n * n; i++) {
+        B[i] = gauss(s);
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n; j++) {
+            double a = 0.0;
+            for (size_t k = 0; k < n; k++) {
+                a += B[i * n + k] * B[j * n + k];
+            }
+            P->M[i * n + j] = a / (double)n + (i == j ? 0.5 : 0.0);
+        }
+    }
+    for (size_t i = 0; i < P->m * n; i++) {
+        P->Jn[i] = gauss(s);
+        P->Jt[i] = gauss(s);
+    }
+    for (size_t c = 0; c < P->m; c++) {
+        P->mu[c] = 0.1 + 1.4 * rnd(s);
+    }
+    for (int tries = 0; tries < 100; tries++) {
+        for (size_t i = 0; i < n; i++) {
+            P->vm[i] = gauss(s);
+        }
+        for (size_t c = 0; c < P->m; c++) {
+            double un = 0.0;
+            for (size_t i = 0; i < n; i++) {
+                un += P->Jn[c * n + i] * P->vm[i];
+            }
+            if (un < -0.1) {
+                return;
+            }
+        }
+    }
+}
+
+/* Coverage against the budget for one problem (reference already in ref_pts). */
+static void coverage_curve(const problem *P, size_t nb, FILE *dat)
+{
+    double each[3];
+    for (size_t nh = 64; nh <= MAX_HIST; nh *= 2) {
+        double secs = 0.0;
+        size_t na = library_set(P, nh, &secs);
+        double lo = coverage(P, na, nb, each);
+        printf("  %-16s budget %6zu  coverage min %.4f  (%.3f s)\n", P->name, nh, lo, secs);
+        if (dat != NULL) {
+            fprintf(dat, "%s %zu %.6f %.6f\n", P->name, nh, lo, secs);
+        }
+    }
+}
+
+int main(void)
+{
+    enum { NRANDOM = 12 };
+    static problem probs[2 + NRANDOM];
+    corner(&probs[0]);
+    ballstack(&probs[1]);
+    unsigned long seed = 20261203ul;
+    for (int k = 0; k < NRANDOM; k++) {
+        random_problem(&probs[2 + k], &seed);
+    }
+    FILE *dat = fopen("build/bench/outcome_coverage.dat", "w");
+    if (dat != NULL) {
+        fprintf(dat, "# problem histories coverage_min seconds\n");
+    }
+    printf("coverage of the oracle's reference (%u x %u histories) by nsm_outcome_set (%u "
+           "histories, hold %u)\n",
+           REF_MULT, BUDGET, BUDGET, HOLD);
+    printf("%-16s %4s %4s %10s %10s %10s %9s %9s %7s\n", "problem", "n", "m", "proj 1",
+           "proj 2", "proj 3", "lib s", "oracle s", "accept");
+    double cov_min = 1.0;
+    int no_bound = 0, counted = 0, single = 0;
+    for (int k = 0; k < 2 + NRANDOM; k++) {
+        const problem *P = &probs[k];
+        double tl = 0.0, to = 0.0, each[3];
+        size_t na = library_set(P, BUDGET, &tl);
+        size_t nb = reference(P, &to);
+        size_t total = nsm_outcome_count(P->m, BUDGET);
+        if (na == 0) {
+            printf("%-16s %4zu %4zu  no run accepted (status %s): not counted\n", P->name, P->n,
+                   P->m, nsm_status_str(set_st[0]));
+            no_bound += set_st[0] == NSM_ERR_NO_BOUND;
+            continue;
+        }
+        if (single_outcome(P, na, nb)) {
+            printf("%-16s %4zu %4zu  a single outcome (every point within 1e-9 of it, library and "
+                   "reference): not counted\n",
+                   P->name, P->n, P->m);
+            single++;
+            continue;
+        }
+        double lo = coverage(P, na, nb, each);
+        printf("%-16s %4zu %4zu", P->name, P->n, P->m);
+        for (int q = 0; q < 3; q++) {
+            printf(" %10.4f", each[q]);
+        }
+        printf(" %9.3f %9.3f %4zu/%zu  %s %s %s\n", tl, to, na, total, proj_name(P, 0),
+               proj_name(P, 1), proj_name(P, 2));
+        cov_min = fmin(cov_min, lo);
+        counted++;
+        if (k < 2) {
+            coverage_curve(P, nb, dat);
+        }
+    }
+    if (dat != NULL) {
+        fclose(dat);
+    }
+    /* timings */
+    double t_corner = 0.0, t_ball = 0.0;
+    (void)library_set(&probs[0], MAX_HIST - nsm_outcome_count(2, 0), &t_corner);
+    (void)library_set(&probs[1], BUDGET, &t_ball);
+    printf("%-34s %10.3f  (2^14 runs)\n", "boxwall corner set, seconds", t_corner);
+    printf("%-34s %10.3f  (%u histories + 241 orders)\n", "ball stack set, seconds", t_ball,
+           BUDGET);
+    printf("problems counted %d; not counted: without a bound %d, a single outcome %d\n", counted,
+           no_bound, single);
+    printf("outcome_coverage_min %.4f\n", cov_min);
+    printf("boxwall_set_seconds %.3f\n", t_corner);
+    printf("ballstack_set_seconds %.3f\n", t_ball);
+    return 0;
+}
