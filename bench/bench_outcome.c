@@ -34,7 +34,7 @@
 #define REF_MULT 16u
 #define HOLD 2000u
 #define MAX_HIST 16384u
-#define MAX_RUNS (2u * 720u + 1u + MAX_HIST)
+#define MAX_RUNS (2u * 720u + 1u + 288u + MAX_HIST)
 
 static double now(void)
 {
@@ -312,8 +312,8 @@ int main(void)
     (void)library_set(&probs[0], MAX_HIST - nsm_outcome_count(2, 0), &t_corner);
     (void)library_set(&probs[1], BUDGET, &t_ball);
     printf("%-34s %10.3f  (2^14 runs)\n", "boxwall corner set, seconds", t_corner);
-    printf("%-34s %10.3f  (%u histories + 241 orders)\n", "ball stack set, seconds", t_ball,
-           BUDGET);
+    printf("%-34s %10.3f  (%u histories + 241 orders + 200 directions)\n",
+           "ball stack set, seconds", t_ball, BUDGET);
     printf("problems counted %d; not counted: without a bound %d, a single outcome %d\n", counted,
            no_bound, single);
     printf("outcome_coverage_min %.4f\n", cov_min);

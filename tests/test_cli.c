@@ -455,7 +455,7 @@ static int prop_impact_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
     size_t order[3] = {0, 1, 2};
     double ratios[3] = {1.0, 1.0, 1.0};
     nsm_impact_policy pol = {sequential ? NSM_POLICY_SEQUENTIAL : NSM_POLICY_SIMULTANEOUS, order,
-                             ratios, 0, 1};
+                             ratios, 0, 1, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     size_t lw = nsm_impact_work(n, m);
     double *work = malloc(lw * sizeof *work);
@@ -598,7 +598,7 @@ static void test_impact_bangbang(void)
     nsm_impact_info info;
     for (size_t i = 0; i < nh; i++) {
         const cJSON *o = cJSON_GetArrayItem(outs, (int)i);
-        nsm_impact_policy pol = {NSM_POLICY_BANGBANG, NULL, NULL, 5 + i, 2000};
+        nsm_impact_policy pol = {NSM_POLICY_BANGBANG, NULL, NULL, 5 + i, 2000, NULL};
         CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
                                                work, lw),
                               NSM_OK);
@@ -612,7 +612,7 @@ static void test_impact_bangbang(void)
     double seqx[2];
     for (size_t first = 0; first < 2; first++) {
         size_t order[2] = {first, 1 - first};
-        nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+        nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
         CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
                                                work, lw),
                               NSM_OK);

@@ -496,7 +496,9 @@ static int prop_policy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
         ratios[c] = nsm_rng_range(rng, 0.1, 1.0);
     }
     shuffle(rng, P.m, order);
-    nsm_impact_policy pol = {ctx->kind, order, ratios, (unsigned long)nsm_rng_u64(rng), 7};
+    double dir[3 * MAXM];
+    prop_vector(rng, 3 * P.m, dir);
+    nsm_impact_policy pol = {ctx->kind, order, ratios, (unsigned long)nsm_rng_u64(rng), 7, dir};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = ctx->kind == NSM_POLICY_SEQUENTIAL ? 2000 : 200;
     double vp[MAXN], Lam[2 * MAXM];
@@ -603,6 +605,13 @@ static void test_policy_priority(void)
     CU_ASSERT(ctx.ok == cases);
 }
 
+static void test_policy_extremal(void)
+{
+    policy_ctx ctx = {NSM_POLICY_EXTREMAL, 0, 0, 0, 0};
+    size_t cases = prop_run("extremal policy: invariants", prop_policy, &ctx, 1000);
+    CU_ASSERT(ctx.ok == cases);
+}
+
 static void test_policy_bangbang(void)
 {
     policy_ctx ctx = {NSM_POLICY_BANGBANG, 0, 0, 0, 0};
@@ -625,7 +634,7 @@ static int prop_bangbang_long(nsm_rng *rng, void *vctx, char *msg, size_t msglen
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 200;
     nsm_impact_policy bb = {NSM_POLICY_BANGBANG, NULL, NULL, (unsigned long)nsm_rng_u64(rng),
-                            (size_t)1 << 40};
+                            (size_t)1 << 40, NULL};
     double vb[MAXN], Lb[2 * MAXM], vs[MAXN], Ls[2 * MAXM];
     nsm_impact_info ib, is;
     nsm_status sb = run_policy(&P, &bb, &opts, vb, Lb, &ib);
@@ -638,7 +647,7 @@ static int prop_bangbang_long(nsm_rng *rng, void *vctx, char *msg, size_t msglen
     }
     for (size_t first = 0; first < P.m; first++) {
         size_t order[2] = {first, 1 - first};
-        nsm_impact_policy sq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+        nsm_impact_policy sq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
         if (run_policy(&P, &sq, &opts, vs, Ls, &is) == NSM_OK &&
             memcmp(vs, vb, P.n * sizeof *vs) == 0 && memcmp(Ls, Lb, 2 * P.m * sizeof *Ls) == 0 &&
             is.steps == ib.steps) {
@@ -681,7 +690,7 @@ static int prop_oracle_sequential(nsm_rng *rng, void *vctx, char *msg, size_t ms
         order[c] = c;
     }
     shuffle(rng, P.m, order);
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[MAXN], Lam[2 * MAXM], vo[MAXN];
     nsm_impact_info info;
@@ -766,12 +775,12 @@ static void corner_problem(problem *P)
 
 static size_t corner_set(const problem *P, size_t nhist, double *pts)
 {
-    static double v[(COV_HIST + 5) * 3], work[4096];
-    static nsm_status st[COV_HIST + 5];
-    static nsm_policy_kind kd[COV_HIST + 5];
+    static double v[(COV_HIST + 37) * 3], work[4096];
+    static nsm_status st[COV_HIST + 37];
+    static nsm_policy_kind kd[COV_HIST + 37];
     size_t nr = 0, acc = 0, k = 0;
     CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, NULL, nhist, 1,
-                                          2000, COV_HIST + 5, v, st, kd, &nr, &acc, work,
+                                          2000, COV_HIST + 37, v, st, kd, &nr, &acc, work,
                                           nsm_outcome_work(3, 2)),
                           NSM_OK);
     for (size_t r = 0; r < nr; r++) {
@@ -787,7 +796,7 @@ static void test_outcome_coverage(void)
 {
     problem P;
     corner_problem(&P);
-    static double lib[(COV_HIST + 5) * 3], ref[(COV_REF + 2) * 3];
+    static double lib[(COV_HIST + 37) * 3], ref[(COV_REF + 2) * 3];
     size_t na = corner_set(&P, COV_HIST, lib);
     oracle_stats os;
     size_t nb = oracle_reference(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, COV_REF, 1, 0, COV_REF + 2,
@@ -812,7 +821,7 @@ static void test_outcome_coverage(void)
     }
     /* the hull of (v0, v1) never shrinks as the budget doubles */
     double prev = 0.0;
-    static double x[COV_HIST + 5], y[COV_HIST + 5];
+    static double x[COV_HIST + 37], y[COV_HIST + 37];
     for (size_t nh = 64; nh <= COV_HIST; nh *= 2) {
         size_t k = corner_set(&P, nh, lib);
         for (size_t i = 0; i < k; i++) {
@@ -860,7 +869,7 @@ static void test_impact_errors(void)
     CU_ASSERT_EQUAL(nsm_impact_work(3, NSM_MAX_DIM), 0);
     size_t order[2] = {1, 0};
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
     nsm_impact_info info;
@@ -935,7 +944,7 @@ static void test_impact_no_bound(void)
     double M[4] = {1, 0, 0, 1}, Jn[4] = {1, 0, -1, 0}, Jt[4] = {0, 1, 0, 1}, mu[2] = {0.5, 0.5};
     double vm[2] = {-1.0, 0.3}, vp[2], L[4], work[256];
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
     nsm_status st = nsm_impact_solve(2, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
@@ -971,7 +980,7 @@ static void test_impact_held_contact(void)
     double ratios[2] = {1, 1e-7};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
-    nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+    nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
     nsm_status st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &seq, &opts, vp, L, &info, work,
                                      nsm_impact_work(3, 2));
     CU_ASSERT_EQUAL(st, NSM_OK);
@@ -980,8 +989,8 @@ static void test_impact_held_contact(void)
     for (int i = 0; i < 3; i++) {
         CU_ASSERT(fabs(vp[i] - vseq[i]) <= 1e-4);
     }
-    nsm_impact_policy held[2] = {{NSM_POLICY_PRIORITY, order, NULL, 0, 1},
-                                 {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1}};
+    nsm_impact_policy held[2] = {{NSM_POLICY_PRIORITY, order, NULL, 0, 1, NULL},
+                                 {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL}};
     for (int k = 0; k < 2; k++) {
         opts.steps = 500;
         st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp, L, &info, work,
@@ -1018,7 +1027,7 @@ static void test_impact_ball_stack(void)
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     size_t steps = 0, forced = 0;
     for (unsigned long seed = 1; seed <= 50; seed++) {
-        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, seed, 8};
+        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, seed, 8, NULL};
         nsm_impact_info info;
         double vp[9], L[10];
         nsm_status st = nsm_impact_solve(9, 5, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
@@ -1067,7 +1076,7 @@ static void test_impact_not_certified(void)
     double Jn[6] = {0, 1, -1, 0, 1, 1}, Jt[6] = {1, 0, 0.5, 1, 0, 0.5};
     double vm[3] = {0, -1, 0}, vp[3], L[4], work[512];
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
     CU_ASSERT_FATAL(nsm_impact_work(3, 2) <= 512);
@@ -1105,7 +1114,7 @@ static void test_impact_boxwall(void)
     nsm_impact_info info;
     char msg[256] = "";
     for (int k = 0; k < 4; k++) {
-        nsm_impact_policy pol = {(nsm_policy_kind)k, order, ratios, 42, 5};
+        nsm_impact_policy pol = {(nsm_policy_kind)k, order, ratios, 42, 5, NULL};
         CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
         CU_ASSERT(info.has_bound == 1 && info.gamma_lb > 0.0);
         int bad = check_outcome(&P, vp, L, &info, msg, sizeof msg);
@@ -1115,7 +1124,7 @@ static void test_impact_boxwall(void)
         CU_ASSERT_EQUAL(bad, 0);
     }
     /* sampled: reproducible from the seed */
-    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, order, ratios, 1234, 3};
+    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, order, ratios, 1234, 3, NULL};
     double vp2[3], L2[4];
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp2, L2, &info), NSM_OK);
@@ -1132,21 +1141,22 @@ static void test_outcome_set(void)
     problem P;
     boxwall(&P);
     enum { NS = 200 };
-    static double work[4096], vplus[(NS + 5) * 3], big[8192];
-    static nsm_status status[NS + 5];
-    static nsm_policy_kind kind[NS + 5];
+    static double work[4096], vplus[(NS + 37) * 3], big[8192];
+    static nsm_status status[NS + 37];
+    static nsm_policy_kind kind[NS + 37];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 500;
     size_t lw = nsm_outcome_work(3, 2);
-    /* header: m! sequential + m! priority orders + 1 simultaneous + nsamples bang-bang */
-    CU_ASSERT_EQUAL(nsm_outcome_count(2, NS), 2 + 2 + 1 + NS);
+    /* header: m! sequential + m! priority orders + 1 simultaneous + 8m² extremal directions
+       + nsamples bang-bang */
+    CU_ASSERT_EQUAL(nsm_outcome_count(2, NS), 2 + 2 + 1 + 32 + NS);
     CU_ASSERT_EQUAL(nsm_outcome_count(7, NS), 0);
-    CU_ASSERT_EQUAL(nsm_outcome_count(3, 5), 6 + 6 + 1 + 5);
+    CU_ASSERT_EQUAL(nsm_outcome_count(3, 5), 6 + 6 + 1 + 72 + 5);
     CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5,
-                                          NS + 5, vplus, status, kind, &nruns, &acc, work, lw),
+                                          NS + 37, vplus, status, kind, &nruns, &acc, work, lw),
                           NSM_OK);
-    CU_ASSERT_EQUAL(nruns, NS + 5);
+    CU_ASSERT_EQUAL(nruns, NS + 37);
     CU_ASSERT(acc <= nruns);
     CU_ASSERT(acc >= nruns - nruns / 100);
     CU_ASSERT_EQUAL(kind[0], NSM_POLICY_SEQUENTIAL);
@@ -1154,7 +1164,10 @@ static void test_outcome_set(void)
     CU_ASSERT_EQUAL(kind[2], NSM_POLICY_PRIORITY);
     CU_ASSERT_EQUAL(kind[3], NSM_POLICY_PRIORITY);
     CU_ASSERT_EQUAL(kind[4], NSM_POLICY_SIMULTANEOUS);
-    for (size_t r = 5; r < NS + 5; r++) {
+    for (size_t r = 5; r < 37; r++) {
+        CU_ASSERT_EQUAL(kind[r], NSM_POLICY_EXTREMAL);
+    }
+    for (size_t r = 37; r < NS + 37; r++) {
         CU_ASSERT_EQUAL(kind[r], NSM_POLICY_BANGBANG);
     }
     size_t nacc = 0;
@@ -1178,43 +1191,60 @@ static void test_outcome_set(void)
     CU_ASSERT_EQUAL(nacc, acc);
     /* the sequential run (order 0, 1) equals the single policy run */
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
     double vp[3], L[4];
     nsm_impact_info info;
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT(tm_maxabs_diff(3, vp, vplus) == 0.0);
     /* the priority runs follow the same orders: run 3 is order (1, 0) */
     size_t order10[2] = {1, 0};
-    nsm_impact_policy ppol = {NSM_POLICY_PRIORITY, order10, NULL, 0, 1};
+    nsm_impact_policy ppol = {NSM_POLICY_PRIORITY, order10, NULL, 0, 1, NULL};
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &ppol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT(tm_maxabs_diff(3, vp, vplus + 3 * 3) == 0.0);
     /* bang-bang history j: seed 99 + j, longest dwell 2^(j mod 3) for hold 5 (bit length 3) */
     static const size_t caps[4] = {1, 2, 4, 1};
     for (size_t j = 0; j < 4; j++) {
-        nsm_impact_policy bpol = {NSM_POLICY_BANGBANG, NULL, NULL, 99 + j, caps[j]};
+        nsm_impact_policy bpol = {NSM_POLICY_BANGBANG, NULL, NULL, 99 + j, caps[j], NULL};
         nsm_status bs = run_policy(&P, &bpol, &opts, vp, L, &info);
-        CU_ASSERT_EQUAL(bs, status[5 + j]);
-        CU_ASSERT(bs != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (5 + j)) == 0.0);
+        CU_ASSERT_EQUAL(bs, status[37 + j]);
+        CU_ASSERT(bs != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (37 + j)) == 0.0);
+    }
+    /* extremal run 5 + j: the fan's direction j; j = 0 is +t of contact 0, j = 3 is -n of
+       contact 0, j = 8 is the diagonal +t0 +n0 */
+    static const struct { size_t j, slot[2]; double sign[2]; } fan[3] = {
+        {0, {0, 9}, {1.0, 0.0}}, {3, {2, 9}, {-1.0, 0.0}}, {8, {0, 2}, {1.0, 1.0}}};
+    for (size_t q = 0; q < 3; q++) {
+        double dir[6] = {0};
+        for (int k = 0; k < 2; k++) {
+            if (fan[q].slot[k] < 6) {
+                dir[fan[q].slot[k]] = fan[q].sign[k];
+            }
+        }
+        nsm_impact_policy epol = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, NSM_OUTCOME_EXTREMAL_HOLD,
+                                  dir};
+        nsm_status es = run_policy(&P, &epol, &opts, vp, L, &info);
+        CU_ASSERT_EQUAL(es, status[5 + fan[q].j]);
+        CU_ASSERT(es != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (5 + fan[q].j)) == 0.0);
     }
     /* errors */
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, NS + 5,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 2,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, NS + 5,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 7, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 5,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 7, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 5,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw - 1),
                     NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 5,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
                                     NULL, status, kind, &nruns, &acc, work, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 5,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
                                     big, status, kind, &nruns, &acc, big + 300, lw),
                     NSM_ERR_ALIAS);
     P.M[0] = -1;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 5,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw),
                     NSM_ERR_NOT_SPD);
 }
@@ -1537,7 +1567,7 @@ static void test_impact_overflow(void)
     boxwall(&P);
     static double work[4096];
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL};
     double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
     nsm_impact_info info;
     P.vm[0] = 1e200;
@@ -1583,7 +1613,7 @@ static void test_impact_info_overlap(void)
     memcpy(mu, P.mu, 2 * sizeof *mu);
     memcpy(vm, P.vm, 3 * sizeof *vm);
     ratios[0] = ratios[1] = 1.0;
-    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 1, 1, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info good;
     CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &good,
@@ -1661,7 +1691,7 @@ static void test_impact_arg_fault(void)
     static double work[4096];
     size_t order[2] = {1, 0};
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[3], L[6];
     nsm_impact_info info;
@@ -1720,6 +1750,19 @@ static void test_impact_arg_fault(void)
     pol.hold = 0;
     CASE(1, NSM_ERR_ARG, "pol.hold");
     pol.hold = 1;
+    pol.kind = NSM_POLICY_BANGBANG;
+    pol.hold = 0;
+    CASE(1, NSM_ERR_ARG, "pol.hold");
+    pol.hold = 1;
+    pol.kind = NSM_POLICY_EXTREMAL;
+    double dir[6] = {1, 0, 0, 0, 0, 1};
+    pol.dir = NULL;
+    CASE(1, NSM_ERR_NULL, "pol.dir");
+    pol.dir = dir;
+    dir[4] = NAN;
+    CASE(1, NSM_ERR_NOT_FINITE, "pol.dir");
+    dir[4] = 0.0;
+    CASE(2, NSM_OK, NULL);
     pol.kind = (nsm_policy_kind)9;
     CASE(1, NSM_ERR_ARG, "pol.kind");
     pol.kind = NSM_POLICY_SAMPLED;
@@ -1741,7 +1784,7 @@ static void test_impact_opts_null(void)
     size_t lw = nsm_impact_work(P.n, P.m);
     static double work[4096];
     size_t order[2] = {1, 0};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL};
     const nsm_impact_opts dflt = NSM_IMPACT_OPTS_DEFAULT;
     double vp1[3], vp2[3], L1[4], L2[4];
     nsm_impact_info i1, i2;
@@ -1764,44 +1807,44 @@ static void test_impact_opts_null(void)
     CU_ASSERT_EQUAL(nsm_outcome_work(3, 0), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(0, 2), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(3, NSM_OUTCOME_MAX_ORDERS_M + 1), 0);
-    double va[7 * 3], vb[7 * 3];
-    nsm_status sa[7], sb[7];
-    nsm_policy_kind ka[7], kb[7];
+    double va[39 * 3], vb[39 * 3];
+    nsm_status sa[39], sb[39];
+    nsm_policy_kind ka[39], kb[39];
     size_t na = 0, nb = 0, aa = 0, ab = 0;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 7, vb, sb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
                                     kb, &nb, &ab, work, lo - 1),
                     NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, 7,
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, 39,
                                           va, sa, ka, &na, &aa, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 7,
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39,
                                           vb, sb, kb, &nb, &ab, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL(na, 7);
-    CU_ASSERT_EQUAL(nb, 7);
+    CU_ASSERT_EQUAL(na, 39);
+    CU_ASSERT_EQUAL(nb, 39);
     CU_ASSERT(memcmp(va, vb, sizeof va) == 0);
     /* the run records over an input, v_plus, the work or each other: NSM_ERR_ALIAS */
     static double pool[64];
     memcpy(pool, P.M, 9 * sizeof *pool);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 7, vb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb,
                                     (nsm_status *)(void *)(pool + 4), kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 7, vb, sb,
-                                    (nsm_policy_kind *)(void *)(vb + 14), &nb, &ab, work, lo),
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
+                                    (nsm_policy_kind *)(void *)(vb + 100), &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 7, vb, sb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
                                     kb, (size_t *)(void *)(work + lo - 1), &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 7, vb, sb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
                                     kb, &nb, (size_t *)(void *)(sb + 2), work, lo),
                     NSM_ERR_ALIAS);
     /* opts over v_plus or the work: NSM_ERR_ALIAS (the runs write both and read opts) */
     static union {
         nsm_impact_opts opts;
-        double d[64];
+        double d[128];
     } opool;
     opool.opts = dflt;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opool.opts, 2, 7, 3, 7,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opool.opts, 2, 7, 3, 39,
                                     opool.d, sb, kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
     static union {
@@ -1809,7 +1852,7 @@ static void test_impact_opts_null(void)
         double d[4096];
     } wpool;
     wpool.opts = dflt;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &wpool.opts, 2, 7, 3, 7,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &wpool.opts, 2, 7, 3, 39,
                                     vb, sb, kb, &nb, &ab, wpool.d, lo),
                     NSM_ERR_ALIAS);
     CU_ASSERT(memcmp(pool, P.M, 9 * sizeof *pool) == 0);
@@ -1828,16 +1871,16 @@ static void test_outcome_overflow_rows(void)
     P.Jn[1] = 1e10;
     static double work[4096];
     size_t lo = nsm_outcome_work(3, 2);
-    double vp[7 * 3];
-    nsm_status st[7];
-    nsm_policy_kind kd[7];
+    double vp[39 * 3];
+    nsm_status st[39];
+    nsm_policy_kind kd[39];
     size_t nr = 0, acc = 0;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 7,
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39,
                                           vp, st, kd, &nr, &acc, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL(nr, 7);
+    CU_ASSERT_EQUAL(nr, 39);
     CU_ASSERT_EQUAL(acc, 0);
-    for (size_t r = 0; r < 7; r++) {
+    for (size_t r = 0; r < 39; r++) {
         CU_ASSERT_EQUAL(st[r], NSM_ERR_OVERFLOW);
         CU_ASSERT(memcmp(vp + 3 * r, P.vm, 3 * sizeof *vp) == 0);
     }
@@ -1873,6 +1916,7 @@ static CU_TestInfo impact_tests[] = {
      test_impact_ball_stack},
     {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
     {"bang-bang policy: invariants", test_policy_bangbang},
+    {"extremal policy: invariants", test_policy_extremal},
     {"sequential runs: the independent event-driven oracle", test_oracle_sequential},
     {"outcome set: >= 95 % of the oracle's reference hull, hull grows with the budget",
      test_outcome_coverage},

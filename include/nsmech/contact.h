@@ -218,8 +218,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * keeps its u_n constant (a sliding mode), and the contacts with weight at tangential rest
  * get joint stick rates (within their cones) that keep u_t = 0 together, instead of their
  * own blocks' rates; found by projected Gauss-Seidel, with the per-contact rules above as
- * the fallback for a segment where the sweeps do not converge. Sequential and bang-bang runs
- * and d = 2 keep the per-contact rules. Each step is a straight segment
+ * the fallback for a segment where the sweeps do not converge. Sequential, bang-bang and
+ * extremal runs and d = 2 keep the per-contact rules. Each step is a straight segment
  * of length min(h, next event), events being a penetrating contact reaching u_n = 0 or a
  * slipping one reaching u_t = 0 (d = 2: the closest approach of the segment, where u_t is then
  * set to 0). For d = 1 every step is an exact piece of a solution for the chosen weights; for
@@ -266,11 +266,17 @@ typedef enum nsm_policy_kind {
                                       a contact ahead in the order that is at rest is held there
                                       (sliding) while the next ones act; d = 2: it is not held,
                                       re-penetrates and acts again */
-    NSM_POLICY_BANGBANG = 4      /**< bang-bang: one penetrating contact acts alone, drawn
+    NSM_POLICY_BANGBANG = 4,     /**< bang-bang: one penetrating contact acts alone, drawn
                                       uniformly from `seed`'s generator; it acts for a dwell
                                       drawn uniformly in 1 .. `hold` steps or until it stops
                                       penetrating, then the next one is drawn; no contact is
                                       held (docs/math.md, "Exploring the set") */
+    NSM_POLICY_EXTREMAL = 5      /**< extremal: the penetrating contact whose own Coulomb rate
+                                      raises dirᵀ(J v) fastest acts alone (the first of equal
+                                      rates), while it penetrates, for `hold` steps; then the
+                                      rule chooses again: a switching rule that drives dirᵀ(J v+)
+                                      up (docs/math.md, "Exploring the set"); no contact is
+                                      held */
 } nsm_policy_kind;
 
 /** Largest seed state of the in-library generator (Park–Miller, modulus 2^31 - 1). */
@@ -284,7 +290,10 @@ typedef struct nsm_impact_policy {
     unsigned long seed;   /**< SAMPLED, BANGBANG: the weight history is a function of the
                                seed only */
     size_t hold;          /**< SAMPLED: steps a drawn weight vector is kept; BANGBANG: the
-                               longest dwell in steps (>= 1) */
+                               longest dwell in steps; EXTREMAL: steps between choices (>= 1) */
+    const double *dir;    /**< EXTREMAL: 3m finite entries, (t1, t2, n) per contact whatever
+                               d is (d = 1 ignores t2): a direction in the space of the contact
+                               velocities J v */
 } nsm_impact_policy;
 
 /** Options; NSM_IMPACT_OPTS_DEFAULT gives the documented defaults. */
@@ -383,6 +392,9 @@ size_t nsm_impact_work(size_t n, size_t m);
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
                                pol->ratios == \null || m > NSM_MAX_DIM ||
                                \valid_read(pol->ratios + (0 .. m - 1));
+    requires valid_pol_dir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL ||
+                            pol->dir == \null || m > NSM_MAX_DIM ||
+                            \valid_read(pol->dir + (0 .. 3 * m - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
     requires valid_L: Lambda == \null || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
@@ -458,6 +470,9 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
                                pol->ratios == \null || m > NSM_MAX_DIM ||
                                \valid_read(pol->ratios + (0 .. m - 1));
+    requires valid_pol_dir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL ||
+                            pol->dir == \null || m > NSM_MAX_DIM ||
+                            \valid_read(pol->dir + (0 .. 3 * m - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
     requires valid_L: Lambda == \null || m > NSM_MAX_DIM || \valid(Lambda + (0 .. 2*m - 1));
@@ -511,7 +526,8 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
  * "d" (not 1 or 2: NSM_ERR_ARG), "m" (0 or 3m > NSM_MAX_DIM: NSM_ERR_SIZE), "opts.steps", "opts.fw_iters", "opts.fallback_steps", "opts.ztol", "opts.ntol",
  * "opts.vtol" (out of the ranges of nsm_impact_opts), "pol.order" (NULL: NSM_ERR_NULL; not a
  * permutation), "pol.ratios" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE; not
- * positive), "pol.hold" (0), "pol.kind" (unknown), "mu" (negative or not finite: NSM_ERR_ARG);
+ * positive), "pol.hold" (0), "pol.dir" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE),
+ * "pol.kind" (unknown), "mu" (negative or not finite: NSM_ERR_ARG);
  * NULL when all of these are in their domains (opts = NULL stands for the defaults, which
  * are). The string is static; nothing is written. Only the arguments given are examined: M,
  * Jn, Jt and v_minus have data errors (NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD) of their own.
@@ -527,6 +543,9 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
                                pol->ratios == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
                                \valid_read(pol->ratios + (0 .. m - 1));
+    requires valid_pol_dir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL ||
+                            pol->dir == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
+                            \valid_read(pol->dir + (0 .. 3 * m - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     assigns \result \from m, d, mu, pol, opts, mu[0 .. m - 1], *pol, *opts,
                         pol->order[0 .. m - 1], pol->ratios[0 .. m - 1];
@@ -541,12 +560,17 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
 /** Largest m for which the outcome set enumerates every sequential order (m! of them). */
 #define NSM_OUTCOME_MAX_ORDERS_M 6u
 
+/** Steps between the choices of the outcome set's extremal runs (NSM_POLICY_EXTREMAL's hold):
+    choosing at every step made the rule alternate between contacts on every segment
+    (ball stack: about 140 000 steps per run, 97 % forced; with 4: 749 steps, 5 % forced). */
+#define NSM_OUTCOME_EXTREMAL_HOLD 4u
+
 /** Number of runs of nsm_outcome_set: m! sequential orders + m! priority orders +
-    1 simultaneous (equal ratios) + nsamples bang-bang histories; 0 when m = 0,
-    m > NSM_OUTCOME_MAX_ORDERS_M or nsamples > 10^6. */
+    1 simultaneous (equal ratios) + 8m² extremal directions + nsamples bang-bang histories;
+    0 when m = 0, m > NSM_OUTCOME_MAX_ORDERS_M or nsamples > 10^6. */
 /*@ assigns \nothing;
     ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 ==>
-              1 <= \result <= 1441 + nsamples;
+              1 <= \result <= 1729 + nsamples;
     ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000) ==> \result == 0;
  */
 size_t nsm_outcome_count(size_t m, size_t nsamples);
@@ -567,7 +591,12 @@ size_t nsm_outcome_work(size_t n, size_t m);
 /**
  * The outcome set of an impact: runs nsm_impact_solve with every sequential order (in
  * lexicographic order of the permutations), then with every priority order (same order), then
- * simultaneously with equal ratios, then with nsamples bang-bang weight histories
+ * simultaneously with equal ratios, then with the extremal rule (NSM_POLICY_EXTREMAL, hold
+ * NSM_OUTCOME_EXTREMAL_HOLD) for a fan of 8m² directions over the 2m axes (t, n) of the
+ * contact velocities (each axis with both signs, then for each pair of axes a < b the four
+ * diagonals ±a ±b; dir has the entry of axis t of contact c at 3c, of n at 3c + 2), then
+ * with nsamples
+ * bang-bang weight histories
  * (NSM_POLICY_BANGBANG; history j has seed seed + j and longest dwell 2^(j mod L) steps, L
  * the bit length of `hold`: the histories cycle through the dwell scales 1, 2, 4, ... up to
  * `hold` steps, so that long dwells reach the extremes of the set and short ones its

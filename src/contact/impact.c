@@ -392,11 +392,7 @@ static void carve_vecs(size_t m, double *u, impact_vecs *v)
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
                        \valid_read(mu + (0 .. m - 1)) && \valid_read(vm + (0 .. n - 1));
     requires valid_pol: \valid_read(pol) && \valid_read(opts);
-    requires pol: ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
-                   \valid_read(pol->order + (0 .. m - 1))) &&
-                  (pol->kind == NSM_POLICY_SIMULTANEOUS ==> \valid_read(pol->ratios + (0 .. m - 1))) &&
-                  ((pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_BANGBANG) ==>
-                   pol->hold >= 1);
+    requires pol: pol_ready(m, pol);
     requires opts: 1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
                    1 <= opts->fallback_steps <= 100000000 && opts->ntol >= 0 && opts->vtol >= 0;
     requires valid_out: \valid(vp + (0 .. n - 1)) && \valid(Lam + (0 .. (d + 1) * m - 1)) &&

@@ -23,7 +23,9 @@
 #define F_RATIOS_NAN 10
 #define F_RATIOS 11
 #define F_HOLD 12
-#define F_KIND 13
+#define F_DIR_NULL 13
+#define F_DIR_NAN 14
+#define F_KIND 15
 
 /* 1 if x >= 0 and finite. */
 /*@ assigns \nothing;
@@ -119,10 +121,19 @@ static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact
     if (pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_BANGBANG) {
         return pol->hold >= 1 ? F_NONE : F_HOLD;
     }
+    if (pol->kind == NSM_POLICY_EXTREMAL) {
+        if (pol->dir == NULL) {
+            return F_DIR_NULL;
+        }
+        if (!nsm_all_finite(3 * m, pol->dir)) {
+            return F_DIR_NAN;
+        }
+        return pol->hold >= 1 ? F_NONE : F_HOLD;
+    }
     return F_KIND;
 }
 
-/* The status of a fault: a missing array NSM_ERR_NULL, non-finite ratios
+/* The status of a fault: a missing array NSM_ERR_NULL, non-finite ratios or direction
    NSM_ERR_NOT_FINITE, any other NSM_ERR_ARG. */
 /*@ assigns \nothing;
     ensures ok: \result == NSM_OK <==> f == F_NONE;
@@ -134,10 +145,10 @@ static nsm_status fault_status(int f)
     if (f == F_NONE) {
         return NSM_OK;
     }
-    if (f == F_ORDER_NULL || f == F_RATIOS_NULL) {
+    if (f == F_ORDER_NULL || f == F_RATIOS_NULL || f == F_DIR_NULL) {
         return NSM_ERR_NULL;
     }
-    return f == F_RATIOS_NAN ? NSM_ERR_NOT_FINITE : NSM_ERR_ARG;
+    return f == F_RATIOS_NAN || f == F_DIR_NAN ? NSM_ERR_NOT_FINITE : NSM_ERR_ARG;
 }
 
 /* The argument a fault is about, as nsm_impact_arg_fault names it. */
@@ -157,6 +168,8 @@ static const char *fault_name(int f)
     case F_RATIOS_NAN:
     case F_RATIOS: return "pol.ratios";
     case F_HOLD: return "pol.hold";
+    case F_DIR_NULL:
+    case F_DIR_NAN: return "pol.dir";
     case F_KIND: return "pol.kind";
     default: return NULL;
     }
@@ -261,23 +274,28 @@ static int any_alias(size_t n, size_t m, size_t d, const double *M, const double
 }
 
 /* The byte ranges of the policy's arrays that its kind reads (order for sequential and
-   priority, ratios for simultaneous), as (address, length) pairs; (0, 0) for an array the kind
-   does not read: an unused field is not even read, its value may be indeterminate. */
+   priority; its array of doubles: ratios for simultaneous, dir for extremal), as (address,
+   length) pairs; (0, 0) for an array the kind does not read: an unused field is not even
+   read, its value may be indeterminate. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol);
     requires \valid(r + (0 .. 3)) && \separated(r + (0 .. 3), pol);
     assigns r[0 .. 3];
-    ensures r[1] <= m * sizeof(size_t) && r[3] <= m * sizeof(double);
+    ensures r[1] <= m * sizeof(size_t) && r[3] <= 3 * m * sizeof(double);
  */
 static void pol_arrays(size_t m, const nsm_impact_policy *pol, uintptr_t *r)
 {
     size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
                       ? m * sizeof(size_t)
                       : 0;
-    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * sizeof(double) : 0;
+    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * sizeof(double)
+                  : pol->kind == NSM_POLICY_EXTREMAL   ? 3 * m * sizeof(double)
+                                                       : 0;
     r[0] = nord != 0 ? (uintptr_t)pol->order : 0;
     r[1] = nord;
-    r[2] = nrat != 0 ? (uintptr_t)pol->ratios : 0;
+    r[2] = nrat == 0                            ? 0
+           : pol->kind == NSM_POLICY_EXTREMAL ? (uintptr_t)pol->dir
+                                              : (uintptr_t)pol->ratios;
     r[3] = nrat;
 }
 
@@ -315,8 +333,8 @@ static int info_alias(size_t n, size_t m, size_t d, const double *M, const doubl
     return bad != 0 ? 1 : 0;
 }
 
-/* 1 if v_plus, Lambda or the work overlaps *pol or the policy's order or ratios (for the kind
-   that reads them): the policy is read while those are written. (opts is copied before any
+/* 1 if v_plus, Lambda or the work overlaps *pol or the policy's order, ratios or dir (for the
+   kind that reads them): the policy is read while those are written. (opts is copied before any
    write, so only info, written last, is checked against it.) Sizes as validated. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires need <= NSM_MAX_DIM * NSM_MAX_DIM;

@@ -15,9 +15,10 @@
 
 /* Internal state of the selection policy. */
 typedef struct policy_state {
-    size_t cur;        /* SEQUENTIAL, BANGBANG: contact being resolved (m = none) */
+    size_t cur;        /* SEQUENTIAL, BANGBANG, EXTREMAL: contact being resolved (m = none) */
     unsigned long rng; /* SAMPLED, BANGBANG: Park–Miller state in 1 .. NSM_PRNG_MOD - 1 */
-    size_t held;       /* SAMPLED, BANGBANG: steps the current weights have been held */
+    size_t held;       /* SAMPLED, BANGBANG, EXTREMAL: steps the current weights have been
+                          held */
     size_t dwell;      /* BANGBANG: steps the current contact acts (1 .. hold) */
 } policy_state;
 
@@ -47,8 +48,9 @@ typedef struct impact_vecs {
       ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
        \valid_read(pol->order + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1))) &&
-      ((pol->kind != NSM_POLICY_SAMPLED && pol->kind != NSM_POLICY_BANGBANG) ||
-       pol->hold >= 1);
+      (pol->kind != NSM_POLICY_EXTREMAL || \valid_read(pol->dir + (0 .. 3 * m - 1))) &&
+      ((pol->kind != NSM_POLICY_SAMPLED && pol->kind != NSM_POLICY_BANGBANG &&
+        pol->kind != NSM_POLICY_EXTREMAL) || pol->hold >= 1);
  */
 
 /*@ // the policy and its array (the one its kind reads, when given) can be read
@@ -58,7 +60,9 @@ typedef struct impact_vecs {
        pol->order == \null ||
        \valid_read(pol->order + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null ||
-       \valid_read(pol->ratios + (0 .. m - 1)));
+       \valid_read(pol->ratios + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_EXTREMAL || pol->dir == \null ||
+       \valid_read(pol->dir + (0 .. 3 * m - 1)));
     // the options and the policy are in their domains (what the integrator relies on)
     predicate args_ok(nsm_impact_policy *pol, nsm_impact_opts *opts) =
       1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
@@ -66,12 +70,13 @@ typedef struct impact_vecs {
       opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0 &&
       (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_SIMULTANEOUS ||
        pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_PRIORITY ||
-       pol->kind == NSM_POLICY_BANGBANG) &&
+       pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_EXTREMAL) &&
       ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
        pol->order != \null) &&
       (pol->kind == NSM_POLICY_SIMULTANEOUS ==> pol->ratios != \null) &&
-      ((pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_BANGBANG) ==>
-       pol->hold >= 1);
+      (pol->kind == NSM_POLICY_EXTREMAL ==> pol->dir != \null) &&
+      ((pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_BANGBANG ||
+        pol->kind == NSM_POLICY_EXTREMAL) ==> pol->hold >= 1);
  */
 
 /* ---- validation (impact_args.c) ---- */
@@ -167,7 +172,34 @@ size_t nsm_impact_count_pen(size_t m, const double *u, double ntol);
 void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps, const double *u,
                         double ntol, double *w, double *wraw);
 
+/*
+ * Weights of the extremal rule (NSM_POLICY_EXTREMAL): the acting contact ps->cur keeps w = 1
+ * while it penetrates, for pol->hold steps; then w = 1 goes to the penetrating contact c whose
+ * own Coulomb rate raises dirᵀu fastest, score_c = Σ_k dir_k (W_k,n(c) + W_k,t1(c) r1_c +
+ * W_k,t2(c) r2_c) (the first of equal scores), 0 elsewhere; all 0 if none penetrates.
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(pol) && pol->hold >= 1 && \valid_read(pol->dir + (0 .. 3 * m - 1));
+    requires \valid(ps) && \valid_read(W + (0 .. 9 * m * m - 1));
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid(w + (0 .. m - 1)) && \separated(ps, w + (0 .. m - 1));
+    assigns w[0 .. m - 1], ps->cur, ps->held;
+ */
+void nsm_impact_extremal(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
+                         const double *W, const double *u, const double *mu, double ztol,
+                         double ntol, double *w);
+
 /* ---- impulse rates of a segment (impact_rates.c) ---- */
+
+/* Tangential impulse rate per unit weight of contact c (Routh's rule on its own block), written
+   to (*r1, *r2) (r2 = 0 when d = 1); |(r1, r2)| <= mu. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m && (d == 1 || d == 2);
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid(r1) && \valid(r2) && \separated(r1, r2);
+    assigns *r1, *r2;
+ */
+void nsm_impact_friction_rate(size_t m, size_t d, const double *W, const double *u, size_t c,
+                              double mu_in, double ztol, double *r1, double *r2);
 
 /* lamhat (3m) from weights: (w_c·r1_c, w_c·r2_c, w_c) per contact. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);

@@ -11,13 +11,8 @@
 
 /* Tangential impulse rate per unit weight of contact c (Routh's rule on its own block), written
    to (*r1, *r2) (r2 = 0 when d = 1); |(r1, r2)| <= mu. */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m && (d == 1 || d == 2);
-    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
-    requires \valid(r1) && \valid(r2) && \separated(r1, r2);
-    assigns *r1, *r2;
- */
-static void friction_rate(size_t m, size_t d, const double *W, const double *u, size_t c,
-                          double mu_in, double ztol, double *r1, double *r2)
+void nsm_impact_friction_rate(size_t m, size_t d, const double *W, const double *u, size_t c,
+                              double mu_in, double ztol, double *r1, double *r2)
 {
     double muc = mu_in > 0.0 ? mu_in : 0.0;
     size_t K = 3 * m;
@@ -70,7 +65,7 @@ void nsm_impact_lamhat(size_t m, size_t d, const double *W, const double *u, con
         double r1 = 0.0;
         double r2 = 0.0;
         if (w[c] > 0.0) {
-            friction_rate(m, d, W, u, c, mu[c], ztol, &r1, &r2);
+            nsm_impact_friction_rate(m, d, W, u, c, mu[c], ztol, &r1, &r2);
         }
         lh[3 * c] = w[c] * r1;
         lh[3 * c + 1] = w[c] * r2;

@@ -145,7 +145,11 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
                       const impact_vecs *v)
 {
     size_t K = 3 * m;
-    nsm_impact_weights(m, pol, ps, v->u, ntol, v->w, v->wraw);
+    if (pol->kind == NSM_POLICY_EXTREMAL) {
+        nsm_impact_extremal(m, d, pol, ps, W, v->u, mu, ztol, ntol, v->w);
+    } else {
+        nsm_impact_weights(m, pol, ps, v->u, ntol, v->w, v->wraw);
+    }
     int joint = 0;
     if (slide) {
         joint = nsm_slide_planar(m, W, v->u, mu, ztol, ntol, v->w, v->lh, v->rate);
@@ -229,8 +233,10 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     zero_vec(K, v->lh);
     zero_vec(m, v->wraw);
     double hmin = h / (double)NSM_IMPACT_MIN_STEP_RATIO;
-    /* planar runs but sequential and bang-bang ones hold contacts at rest (nsm_slide_planar) */
-    int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_BANGBANG;
+    /* planar runs but sequential, bang-bang and extremal ones hold contacts at rest
+       (nsm_slide_planar) */
+    int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL &&
+                pol->kind != NSM_POLICY_BANGBANG && pol->kind != NSM_POLICY_EXTREMAL;
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;
     double bound = inf->bound;

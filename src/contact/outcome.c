@@ -33,7 +33,55 @@ size_t nsm_outcome_count(size_t m, size_t nsamples)
     if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M || nsamples > 1000000u) {
         return 0;
     }
-    return 2 * n_orders(m) + 1 + nsamples;
+    return 2 * n_orders(m) + 1 + 8 * m * m + nsamples;
+}
+
+/* Direction j < 8m² of the extremal fan, over the 2m axes (t1, n) of the contact velocities:
+   j < 4m: axis j/2 with sign + (j even) or -; then for each pair of axes a < b (in
+   lexicographic order) the four diagonals (+a +b, +a -b, -a +b, -a -b). dir has 3m entries
+   (t1, t2, n) per contact; t2 stays 0. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && j < 8 * m * m;
+    requires \valid(dir + (0 .. 3 * m - 1));
+    assigns dir[0 .. 3 * m - 1];
+ */
+static void fan_dir(size_t m, size_t j, double *dir)
+{
+    size_t axes = 2 * m;
+    /*@ loop invariant 0 <= k <= 3 * m;
+        loop assigns k, dir[0 .. 3 * m - 1];
+        loop variant 3 * m - k;
+     */
+    for (size_t k = 0; k < 3 * m; k++) {
+        dir[k] = 0.0;
+    }
+    size_t a = 0;
+    size_t b = axes;
+    double sa = 1.0;
+    double sb = 1.0;
+    if (j < 2 * axes) {
+        a = j / 2;
+        sa = j % 2 == 0 ? 1.0 : -1.0;
+    } else {
+        size_t q = (j - 2 * axes) / 4;
+        size_t sg = (j - 2 * axes) % 4;
+        sa = sg < 2 ? 1.0 : -1.0;
+        sb = sg % 2 == 0 ? 1.0 : -1.0;
+        /* the q-th pair a < b */
+        /*@ loop invariant 0 <= a <= axes - 1 && q <= 2 * m * m;
+            loop assigns a, q;
+            loop variant axes - a;
+         */
+        while (a + 1 < axes && q >= axes - 1 - a) {
+            q -= axes - 1 - a;
+            a++;
+        }
+        b = a + 1 + q;
+    }
+    /* axis x -> slot 3·(x/2) + (x even ? 0 : 2) */
+    dir[3 * (a / 2) + (a % 2 == 0 ? 0 : 2)] = sa;
+    if (b < axes) {
+        dir[3 * (b / 2) + (b % 2 == 0 ? 0 : 2)] = sb;
+    }
 }
 
 /* Dwell cap of bang-bang run j: 2^(j mod L), L the bit length of hold (so 1 .. hold): the
@@ -335,17 +383,22 @@ static nsm_status outcome_check(size_t n, size_t m, const double *M, const doubl
     return NSM_OK;
 }
 
-/* One run r of the outcome set: its policy (the order array is set by the caller). */
-/*@ requires \valid(pol) && hold >= 1;
-    assigns pol->kind, pol->seed, pol->hold;
+/* One run r of the outcome set: its policy (the arrays are set by the caller; dir, 3m
+   entries, is filled for an extremal run). */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && norders <= 720;
+    requires \valid(pol) && hold >= 1 && \valid(dir + (0 .. 3 * m - 1));
+    requires \separated(pol, dir + (0 .. 3 * m - 1));
+    assigns pol->kind, pol->seed, pol->hold, dir[0 .. 3 * m - 1];
     ensures pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
-            pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_BANGBANG;
+            pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
+            pol->kind == NSM_POLICY_BANGBANG;
     ensures pol->hold >= 1;
     ensures r < norders ==> pol->kind == NSM_POLICY_SEQUENTIAL;
  */
-static void run_policy_of(size_t r, size_t norders, unsigned long seed, size_t hold,
-                          nsm_impact_policy *pol)
+static void run_policy_of(size_t m, size_t r, size_t norders, unsigned long seed, size_t hold,
+                          double *dir, nsm_impact_policy *pol)
 {
+    size_t nfan = 8 * m * m;
     pol->seed = 0;
     pol->hold = 1;
     if (r < norders) {
@@ -354,8 +407,12 @@ static void run_policy_of(size_t r, size_t norders, unsigned long seed, size_t h
         pol->kind = NSM_POLICY_PRIORITY;
     } else if (r - norders == norders) {
         pol->kind = NSM_POLICY_SIMULTANEOUS;
+    } else if (r - norders - norders - 1 < nfan) {
+        pol->kind = NSM_POLICY_EXTREMAL;
+        pol->hold = NSM_OUTCOME_EXTREMAL_HOLD;
+        fan_dir(m, r - norders - norders - 1, dir);
     } else {
-        size_t j = r - norders - norders - 1;
+        size_t j = r - norders - norders - 1 - nfan;
         pol->kind = NSM_POLICY_BANGBANG;
         pol->seed = (seed % NSM_PRNG_MOD) + (unsigned long)(j % 1000001u);
         pol->hold = dwell_cap(j, hold);
@@ -365,7 +422,7 @@ static void run_policy_of(size_t r, size_t norders, unsigned long seed, size_t h
 /* Run r of nsm_outcome_set: row r of v_plus, status[r], kind[r]; an input error of run 0 sets
    *stop and is returned with status[0] and kind[0] left unwritten. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
-    requires sizes: r < cap <= 1000000 && hold >= 1;
+    requires sizes: r < cap <= 1000000 && hold >= 1 && norders <= 720;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1)) &&
@@ -387,10 +444,12 @@ static nsm_status outcome_run(size_t n, size_t m, const double *M, const double 
                               nsm_policy_kind *kind, double *work, size_t lw, int *stop)
 {
     double *lam = work + lw;
+    double dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
     nsm_impact_policy pol;
     pol.order = perm;
     pol.ratios = ones;
-    run_policy_of(r, norders, seed, hold, &pol);
+    pol.dir = dir;
+    run_policy_of(m, r, norders, seed, hold, dir, &pol);
     lemma_row(r, cap, n);
     double *vp = v_plus + r * n;
     nsm_impact_info info;
