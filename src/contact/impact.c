@@ -387,6 +387,23 @@ static void carve_vecs(size_t m, double *u, impact_vecs *v)
     v->wraw = u + 8 * K + m;
 }
 
+/* Lemma function (empty at run time): the products that size the workspace stay below
+   NSM_MAX_DIM², proved here in a small context rather than among impact_core's hypotheses. */
+/*@ requires n <= NSM_MAX_DIM && 3 * m <= NSM_MAX_DIM;
+    assigns \nothing;
+    ensures n * n <= NSM_MAX_DIM * NSM_MAX_DIM;
+    ensures 3 * m * n <= NSM_MAX_DIM * NSM_MAX_DIM;
+    ensures 9 * m * m <= NSM_MAX_DIM * NSM_MAX_DIM;
+ */
+static void lemma_dims(size_t n, size_t m)
+{
+    /*@ assert n * n <= NSM_MAX_DIM * n; */
+    /*@ assert 3 * m * n <= NSM_MAX_DIM * n; */
+    /*@ assert 3 * m * (3 * m) <= NSM_MAX_DIM * (3 * m); */
+    (void)n;
+    (void)m;
+}
+
 /* Everything after impact_prepare: the bound, the integration, v+ and the final check. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
@@ -414,6 +431,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
                               const nsm_impact_opts *opts, double *vp, double *Lam,
                               nsm_impact_info *info, double *work)
 {
+    lemma_dims(n, m);
     size_t K = 3 * m;
     /*@ assert K * n == 3 * m * n && K * K == 9 * m * m; */
     double *X = work + n * n + K * n;
