@@ -561,6 +561,24 @@ static void test_impact_sampled_example(void)
     free(err);
 }
 
+/* Opens tmpdir/name (its path into path) and writes the fields of a planar impact with n
+   coordinates and k contacts, leaving the object open for further fields. */
+static FILE *open_impact(char *path, size_t len, const char *name, size_t n, size_t k,
+                         const double *M, const double *Jn, const double *Jt, const double *mu,
+                         const double *v)
+{
+    snprintf(path, len, "%s/%s", tmpdir, name);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputc('{', fp);
+    put_matrix(fp, "M", n, n, M); fputs(", ", fp);
+    put_matrix(fp, "Jn", k, n, Jn); fputs(", ", fp);
+    put_matrix(fp, "Jt", k, n, Jt); fputs(", ", fp);
+    put_vector(fp, "mu", k, mu); fputs(", ", fp);
+    put_vector(fp, "v", n, v);
+    return fp;
+}
+
 /*
  * docs/cli.md, "bangbang": history i is the library's NSM_POLICY_BANGBANG run with seed
  * seed + i and the given hold, and with long dwells the histories reach both sequential
@@ -573,15 +591,7 @@ static void test_impact_bangbang(void)
     box_corner_problem(M, Jn, Jt, mu, v);
     const size_t nh = 40;
     char path[128];
-    snprintf(path, sizeof path, "%s/bangbang.json", tmpdir);
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputc('{', fp);
-    put_matrix(fp, "M", 3, 3, M); fputs(", ", fp);
-    put_matrix(fp, "Jn", 2, 3, Jn); fputs(", ", fp);
-    put_matrix(fp, "Jt", 2, 3, Jt); fputs(", ", fp);
-    put_vector(fp, "mu", 2, mu); fputs(", ", fp);
-    put_vector(fp, "v", 3, v);
+    FILE *fp = open_impact(path, sizeof path, "bangbang.json", 3, 2, M, Jn, Jt, mu, v);
     fprintf(fp, ", \"policy\": \"bangbang\", \"samples\": %zu, \"seed\": 5, \"hold\": 2000}", nh);
     fclose(fp);
     char *out, *err;
@@ -636,15 +646,7 @@ static void test_exit3_prints_result(void)
     const double M[4] = {1, 0, 0, 1}, Jn[4] = {c, sn, -c, sn}, Jt[4] = {-sn, c, sn, c};
     const double mu[2] = {0.5, 0.5}, v[2] = {0, -1};
     char path[128];
-    snprintf(path, sizeof path, "%s/wedge.json", tmpdir);
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fputc('{', fp);
-    put_matrix(fp, "M", 2, 2, M); fputs(", ", fp);
-    put_matrix(fp, "Jn", 2, 2, Jn); fputs(", ", fp);
-    put_matrix(fp, "Jt", 2, 2, Jt); fputs(", ", fp);
-    put_vector(fp, "mu", 2, mu); fputs(", ", fp);
-    put_vector(fp, "v", 2, v);
+    FILE *fp = open_impact(path, sizeof path, "wedge.json", 2, 2, M, Jn, Jt, mu, v);
     fputs("}\n", fp);
     fclose(fp);
     char *out, *err;

@@ -584,39 +584,37 @@ static void test_policy_sequential(void)
     CU_ASSERT(10 * ctx.compared >= 9 * ctx.ok);
 }
 
+/* Every run of the policy on 1000 random problems passes check_outcome. */
+static void policy_invariants(nsm_policy_kind kind, const char *name)
+{
+    policy_ctx ctx = {kind, 0, 0, 0, 0};
+    size_t cases = prop_run(name, prop_policy, &ctx, 1000);
+    CU_ASSERT(ctx.ok == cases);
+}
+
 static void test_policy_simultaneous(void)
 {
-    policy_ctx ctx = {NSM_POLICY_SIMULTANEOUS, 0, 0, 0, 0};
-    size_t cases = prop_run("simultaneous policy: invariants", prop_policy, &ctx, 1000);
-    CU_ASSERT(ctx.ok == cases);
+    policy_invariants(NSM_POLICY_SIMULTANEOUS, "simultaneous policy: invariants");
 }
 
 static void test_policy_sampled(void)
 {
-    policy_ctx ctx = {NSM_POLICY_SAMPLED, 0, 0, 0, 0};
-    size_t cases = prop_run("sampled policy: invariants", prop_policy, &ctx, 1000);
-    CU_ASSERT(ctx.ok == cases);
+    policy_invariants(NSM_POLICY_SAMPLED, "sampled policy: invariants");
 }
 
 static void test_policy_priority(void)
 {
-    policy_ctx ctx = {NSM_POLICY_PRIORITY, 0, 0, 0, 0};
-    size_t cases = prop_run("priority policy: invariants", prop_policy, &ctx, 1000);
-    CU_ASSERT(ctx.ok == cases);
+    policy_invariants(NSM_POLICY_PRIORITY, "priority policy: invariants");
 }
 
 static void test_policy_extremal(void)
 {
-    policy_ctx ctx = {NSM_POLICY_EXTREMAL, 0, 0, 0, 0};
-    size_t cases = prop_run("extremal policy: invariants", prop_policy, &ctx, 1000);
-    CU_ASSERT(ctx.ok == cases);
+    policy_invariants(NSM_POLICY_EXTREMAL, "extremal policy: invariants");
 }
 
 static void test_policy_bangbang(void)
 {
-    policy_ctx ctx = {NSM_POLICY_BANGBANG, 0, 0, 0, 0};
-    size_t cases = prop_run("bang-bang policy: invariants", prop_policy, &ctx, 1000);
-    CU_ASSERT(ctx.ok == cases);
+    policy_invariants(NSM_POLICY_BANGBANG, "bang-bang policy: invariants");
 }
 
 /* Header (NSM_POLICY_BANGBANG): a drawn contact acts until its dwell ends or it stops
