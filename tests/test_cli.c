@@ -579,6 +579,18 @@ static FILE *open_impact(char *path, size_t len, const char *name, size_t n, siz
     return fp;
 }
 
+/* Runs nsm impact on path: exit 0 and a JSON result whose "policy" is `policy` (the caller
+   frees *out, *err and the result). */
+static cJSON *impact_result(const char *path, const char *policy, char **out, char **err)
+{
+    int rc = run_nsm("impact", path, out, err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    cJSON *res = cJSON_Parse(*out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(res, "policy")->valuestring, policy);
+    return res;
+}
+
 /*
  * docs/cli.md, "bangbang": history i is the library's NSM_POLICY_BANGBANG run with seed
  * seed + i and the given hold, and with long dwells the histories reach both sequential
@@ -595,11 +607,7 @@ static void test_impact_bangbang(void)
     fprintf(fp, ", \"policy\": \"bangbang\", \"samples\": %zu, \"seed\": 5, \"hold\": 2000}", nh);
     fclose(fp);
     char *out, *err;
-    int rc = run_nsm("impact", path, &out, &err);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    cJSON *res = cJSON_Parse(out);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
-    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(res, "policy")->valuestring, "bangbang");
+    cJSON *res = impact_result(path, "bangbang", &out, &err);
     const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");
     CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(outs), (int)nh);
     static double work[4096];
@@ -630,6 +638,109 @@ static void test_impact_bangbang(void)
     }
     CU_ASSERT(xmin <= fmin(seqx[0], seqx[1]) + 1e-12);
     CU_ASSERT(xmax >= fmax(seqx[0], seqx[1]) - 1e-12);
+    cJSON_Delete(res);
+    free(out);
+    free(err);
+}
+
+/*
+ * docs/cli.md, "set": the outcomes are the runs of nsm_outcome_set (same order, same v_plus),
+ * each with its source; each outcome's impulses satisfy the momentum balance
+ * M (v+ - v-) = Jn^T Λn + Jt^T Λt; accepted + rejected = runs; each hull lists outcomes of its
+ * projection and every accepted outcome lies inside it.
+ */
+static void test_impact_set(void)
+{
+    double M[9], Jn[6], Jt[6], mu[2], v[3];
+    box_corner_problem(M, Jn, Jt, mu, v);
+    enum { NH = 24 };
+    char path[128];
+    FILE *fp = open_impact(path, sizeof path, "set.json", 3, 2, M, Jn, Jt, mu, v);
+    fprintf(fp, ", \"policy\": \"set\", \"samples\": %d, \"seed\": 3, \"steps\": 400, "
+                "\"project\": [[1, 0, 0], [0, 1, 0], [%.17g, %.17g, %.17g], "
+                "[%.17g, %.17g, %.17g]]}",
+            NH, Jt[0], Jt[1], Jt[2], Jn[3], Jn[4], Jn[5]);
+    fclose(fp);
+    char *out, *err;
+    cJSON *res = impact_result(path, "set", &out, &err);
+    const size_t total = nsm_outcome_count(2, NH);
+    static double work[4096], vplus[(NH + 37) * 3];
+    static nsm_status status[NH + 37];
+    static nsm_policy_kind kind[NH + 37];
+    size_t nruns = 0, acc = 0;
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 400;
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, M, Jn, Jt, mu, v, &opts, NH, 3, 400, NH + 37,
+                                          vplus, status, kind, &nruns, &acc, work,
+                                          nsm_outcome_work(3, 2)),
+                          NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nruns, total);
+    const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(outs), (int)total);
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "runs")->valuedouble, (double)total);
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "accepted")->valuedouble, (double)acc);
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "rejected")->valuedouble, (double)(total - acc));
+    static const char *const names[] = {"sequential", "priority", "simultaneous", "extremal",
+                                        "sampled"};
+    static const nsm_policy_kind kinds[] = {NSM_POLICY_SEQUENTIAL, NSM_POLICY_PRIORITY,
+                                            NSM_POLICY_SIMULTANEOUS, NSM_POLICY_EXTREMAL,
+                                            NSM_POLICY_BANGBANG};
+    double px[NH + 37], py[NH + 37];
+    size_t np = 0;
+    for (size_t r = 0; r < total; r++) {
+        const cJSON *o = cJSON_GetArrayItem(outs, (int)r);
+        const char *src = cJSON_GetObjectItem(o, "source")->valuestring;
+        int known = 0;
+        for (size_t q = 0; q < 5; q++) {
+            known |= strcmp(src, names[q]) == 0 && kind[r] == kinds[q];
+        }
+        CU_ASSERT(known);
+        int ok = strcmp(cJSON_GetObjectItem(o, "status")->valuestring, "ok") == 0;
+        CU_ASSERT_EQUAL(ok, status[r] == NSM_OK);
+        double vp[3], ln[2], lt[2];
+        const cJSON *jv = cJSON_GetObjectItem(o, "v_plus");
+        for (int k = 0; k < 3; k++) {
+            vp[k] = cJSON_GetArrayItem(jv, k)->valuedouble;
+            CU_ASSERT(!ok || fabs(vp[k] - vplus[3 * r + k]) <= 1e-15);
+        }
+        for (int c = 0; c < 2; c++) {
+            ln[c] = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "impulse_n"), c)->valuedouble;
+            lt[c] = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "impulse_t"), c)->valuedouble;
+        }
+        for (int i = 0; ok && i < 3; i++) {
+            double lhs = 0.0, rhs = 0.0;
+            for (int j = 0; j < 3; j++) {
+                lhs += M[3 * i + j] * (vp[j] - v[j]);
+            }
+            for (int c = 0; c < 2; c++) {
+                rhs += Jn[3 * c + i] * ln[c] + Jt[3 * c + i] * lt[c];
+            }
+            CU_ASSERT(fabs(lhs - rhs) <= 1e-9);
+        }
+        if (ok) {
+            px[np] = vp[0];
+            py[np] = vp[1];
+            np++;
+        }
+    }
+    /* hull 0 (v_x, v_y): vertices are accepted outcomes, counter-clockwise, all points inside */
+    const cJSON *hulls = cJSON_GetObjectItem(res, "hull");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(hulls), 2);
+    const cJSON *verts = cJSON_GetObjectItem(cJSON_GetArrayItem(hulls, 0), "vertices");
+    int nv = cJSON_GetArraySize(verts);
+    CU_ASSERT_FATAL(nv >= 3);
+    for (int a = 0; a < nv; a++) {
+        const cJSON *va = cJSON_GetArrayItem(verts, a), *vb = cJSON_GetArrayItem(verts, (a + 1) % nv);
+        double ax = cJSON_GetArrayItem(va, 0)->valuedouble, ay = cJSON_GetArrayItem(va, 1)->valuedouble;
+        double bx = cJSON_GetArrayItem(vb, 0)->valuedouble, by = cJSON_GetArrayItem(vb, 1)->valuedouble;
+        int found = 0;
+        for (size_t i = 0; i < np; i++) {
+            found |= px[i] == ax && py[i] == ay;
+            double cross = (bx - ax) * (py[i] - ay) - (by - ay) * (px[i] - ax);
+            CU_ASSERT(cross >= -1e-12);
+        }
+        CU_ASSERT(found);
+    }
     cJSON_Delete(res);
     free(out);
     free(err);
@@ -871,6 +982,8 @@ static CU_TestInfo cli_tests[] = {
     {"sampled ball-stack outcomes: counts, energy, bound", test_impact_sampled_example},
     {"bang-bang histories: the library's runs, reaching both sequential outcomes",
      test_impact_bangbang},
+    {"set: the library's runs with their sources, impulses in balance, hulls around them",
+     test_impact_set},
     {"sample run on a terminal: progress line on standard error", test_progress_on_terminal},
     {"exit 3 of a single impact run: result printed, one line", test_exit3_prints_result},
     {"impact: steps and fw_iters fields; not_certified is its own status",

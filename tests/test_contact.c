@@ -1218,8 +1218,8 @@ static void test_outcome_set(void)
                 dir[fan[q].slot[k]] = fan[q].sign[k];
             }
         }
-        nsm_impact_policy epol = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, NSM_OUTCOME_EXTREMAL_HOLD,
-                                  dir};
+        /* 500 steps: the extremal rule chooses every 500 / NSM_OUTCOME_EXTREMAL_CHOICES = 1 */
+        nsm_impact_policy epol = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, 1, dir};
         nsm_status es = run_policy(&P, &epol, &opts, vp, L, &info);
         CU_ASSERT_EQUAL(es, status[5 + fan[q].j]);
         CU_ASSERT(es != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (5 + fan[q].j)) == 0.0);
@@ -1245,6 +1245,93 @@ static void test_outcome_set(void)
     CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw),
                     NSM_ERR_NOT_SPD);
+}
+
+/* nsm_outcome_policy (contact.h): run r's policy, in the documented order of the set; solving
+   with it repeats run r of nsm_outcome_set. */
+static void test_outcome_policy(void)
+{
+    size_t order[3];
+    double ratios[3], dir[9];
+    nsm_impact_policy pol;
+    /* m = 3, 5 histories, hold 5: runs 0-5 sequential and 6-11 priority, each over the six
+       orders in lexicographic order (listed here), 12 simultaneous, 13-84 extremal, 85-89
+       bang-bang with seeds 99 + j and dwell caps 1, 2, 4, 1, 2 */
+    static const size_t lex[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (size_t r = 0; r < 12; r++) {
+        CU_ASSERT_EQUAL_FATAL(nsm_outcome_policy(3, NULL, 5, 99, 5, r, order, ratios, dir, &pol),
+                              NSM_OK);
+        CU_ASSERT_EQUAL(pol.kind, r < 6 ? NSM_POLICY_SEQUENTIAL : NSM_POLICY_PRIORITY);
+        CU_ASSERT(pol.order == order);
+        for (size_t c = 0; c < 3; c++) {
+            CU_ASSERT_EQUAL(order[c], lex[r % 6][c]);
+        }
+    }
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 12, order, ratios, dir, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SIMULTANEOUS);
+    CU_ASSERT(pol.ratios == ratios && ratios[0] == 1.0 && ratios[1] == 1.0 && ratios[2] == 1.0);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 13, order, ratios, dir, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_EXTREMAL);
+    CU_ASSERT_EQUAL(pol.hold, 2000 / NSM_OUTCOME_EXTREMAL_CHOICES); /* default steps */
+    /* the choices keep their impulse spacing: twice the steps, twice the hold; at least 1 */
+    nsm_impact_opts o2 = NSM_IMPACT_OPTS_DEFAULT;
+    o2.steps = 4000;
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, &o2, 5, 99, 5, 13, order, ratios, dir, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(pol.hold, 4000 / NSM_OUTCOME_EXTREMAL_CHOICES);
+    o2.steps = NSM_OUTCOME_EXTREMAL_CHOICES - 1;
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, &o2, 5, 99, 5, 13, order, ratios, dir, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(pol.hold, 1);
+    CU_ASSERT(pol.dir == dir && dir[0] == 1.0);
+    for (size_t k = 1; k < 9; k++) {
+        CU_ASSERT_EQUAL(dir[k], 0.0);
+    }
+    static const size_t caps[5] = {1, 2, 4, 1, 2};
+    for (size_t j = 0; j < 5; j++) {
+        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 85 + j, order, ratios, dir, &pol),
+                        NSM_OK);
+        CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_BANGBANG);
+        CU_ASSERT_EQUAL(pol.seed, 99 + j);
+        CU_ASSERT_EQUAL(pol.hold, caps[j]);
+    }
+    /* errors: the bad argument's status, nothing written */
+    pol.kind = NSM_POLICY_SAMPLED;
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 90, order, ratios, dir, &pol),
+                    NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 0, 99, 5, 0, order, ratios, dir, &pol), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 0, 0, order, ratios, dir, &pol), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(0, NULL, 5, 99, 5, 0, order, ratios, dir, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(7, NULL, 5, 99, 5, 0, order, ratios, dir, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, NULL, ratios, dir, &pol), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, order, ratios, ratios + 1, &pol),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SAMPLED);
+    /* replay: every run of the box-wall set, solved with its policy, gives the set's status
+       and v_plus bit for bit */
+    problem P;
+    boxwall(&P);
+    enum { NS = 40 };
+    static double work[4096], vplus[(NS + 37) * 3];
+    static nsm_status status[NS + 37];
+    static nsm_policy_kind kind[NS + 37];
+    size_t nruns = 0, acc = 0;
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 300;
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 7, 300,
+                                          NS + 37, vplus, status, kind, &nruns, &acc, work,
+                                          nsm_outcome_work(3, 2)),
+                          NSM_OK);
+    size_t same = 0;
+    for (size_t r = 0; r < nruns; r++) {
+        double vp[3], L[4];
+        nsm_impact_info info;
+        CU_ASSERT_EQUAL_FATAL(
+            nsm_outcome_policy(2, &opts, NS, 7, 300, r, order, ratios, dir, &pol), NSM_OK);
+        nsm_status st = run_policy(&P, &pol, &opts, vp, L, &info);
+        same += st == status[r] && pol.kind == kind[r] &&
+                (st != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * r) == 0.0);
+    }
+    CU_ASSERT_EQUAL(same, nruns);
 }
 
 /* Brute force: p is an extreme point iff it lies in no triangle / segment of other points. */
@@ -1913,6 +2000,8 @@ static CU_TestInfo impact_tests[] = {
     {"impact: ball stack, sampled histories: held contacts, few forced segments",
      test_impact_ball_stack},
     {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
+    {"outcome policy: run r's policy in the documented order; replay equals the set",
+     test_outcome_policy},
     {"bang-bang policy: invariants", test_policy_bangbang},
     {"extremal policy: invariants", test_policy_extremal},
     {"sequential runs: the independent event-driven oracle", test_oracle_sequential},

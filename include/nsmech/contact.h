@@ -560,10 +560,13 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
 /** Largest m for which the outcome set enumerates every sequential order (m! of them). */
 #define NSM_OUTCOME_MAX_ORDERS_M 6u
 
-/** Steps between the choices of the outcome set's extremal runs (NSM_POLICY_EXTREMAL's hold):
-    choosing at every step made the rule alternate between contacts on every segment
-    (ball stack: about 140 000 steps per run, 97 % forced; with 4: 749 steps, 5 % forced). */
-#define NSM_OUTCOME_EXTREMAL_HOLD 4u
+/** Choices of the outcome set's extremal runs across the bound: they choose every
+    steps / NSM_OUTCOME_EXTREMAL_CHOICES steps (NSM_POLICY_EXTREMAL's hold, at least 1; 4 at
+    the default 2000 steps), so that the rule's impulse spacing, not its step count, is fixed
+    and the runs converge as the step shrinks. Choosing at every step made the rule alternate
+    between contacts on every segment (ball stack: about 140 000 steps per run, 97 % forced;
+    every 4 steps: 749 steps, 5 % forced). */
+#define NSM_OUTCOME_EXTREMAL_CHOICES 500u
 
 /** Number of runs of nsm_outcome_set: m! sequential orders + m! priority orders +
     1 simultaneous (equal ratios) + 8m² extremal directions + nsamples bang-bang histories;
@@ -592,8 +595,8 @@ size_t nsm_outcome_work(size_t n, size_t m);
  * The outcome set of an impact: runs nsm_impact_solve with every sequential order (in
  * lexicographic order of the permutations), then with every priority order (same order), then
  * simultaneously with equal ratios, then with the extremal rule (NSM_POLICY_EXTREMAL, hold
- * NSM_OUTCOME_EXTREMAL_HOLD) for a fan of 8m² directions over the 2m axes (t, n) of the
- * contact velocities (each axis with both signs, then for each pair of axes a < b the four
+ * opts->steps / NSM_OUTCOME_EXTREMAL_CHOICES, at least 1) for a fan of 8m² directions over the
+ * 2m axes (t, n) of the contact velocities (each axis with both signs, then for each pair of axes a < b the four
  * diagonals ±a ±b; dir has the entry of axis t of contact c at 3c, of n at 3c + 2), then
  * with nsamples
  * bang-bang weight histories
@@ -659,6 +662,50 @@ nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn
                            size_t hold, size_t cap, double *v_plus, nsm_status *status,
                            nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
                            double *work, size_t lwork);
+
+/**
+ * The policy of run r of nsm_outcome_set(n, m, ..., opts, nsamples, seed, hold, ...) (opts =
+ * NULL: NSM_IMPACT_OPTS_DEFAULT; only opts->steps is read, for the extremal hold): fills *pol and
+ * the arrays it points to. order (m entries) is the run's permutation (sequential and priority
+ * runs; the identity otherwise), ratios (m) are ones, dir (3m) is the run's fan direction
+ * (extremal runs; zeros otherwise). Solving with this policy (nsm_impact_solve, same M, Jn, Jt,
+ * mu, v_minus and opts) repeats run r of the set, with its impulses and nsm_impact_info; with
+ * nsm_impact_solve_d and d = 2, or with other opts (a finer step), it runs the same weight
+ * history on that model. pol->kind says which source produced the run.
+ * Errors (nothing written): NSM_ERR_NULL; NSM_ERR_SIZE (m = 0 or m > NSM_OUTCOME_MAX_ORDERS_M);
+ * NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, r >= nsm_outcome_count(m, nsamples));
+ * NSM_ERR_ALIAS (any two of order, ratios, dir, pol overlap).
+ */
+/*@ requires valid: m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M ||
+                    ((order == \null || \valid(order + (0 .. m - 1))) &&
+                     (ratios == \null || \valid(ratios + (0 .. m - 1))) &&
+                     (dir == \null || \valid(dir + (0 .. 3 * m - 1))));
+    requires valid_pol: pol == \null || \valid(pol);
+    requires valid_opts: opts == \null || \valid_read(opts);
+    requires sep: order == \null || ratios == \null || dir == \null || pol == \null ||
+                  m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M ||
+                  \separated(pol, order + (0 .. m - 1), ratios + (0 .. m - 1),
+                             dir + (0 .. 3 * m - 1));
+    assigns *pol, order[0 .. m - 1], ratios[0 .. m - 1], dir[0 .. 3 * m - 1];
+    ensures null: (order == \null || ratios == \null || dir == \null || pol == \null) ==>
+                  \result == NSM_ERR_NULL;
+    ensures size: order != \null && ratios != \null && dir != \null && pol != \null &&
+                  (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) ==> \result == NSM_ERR_SIZE;
+    ensures arg: order != \null && ratios != \null && dir != \null && pol != \null &&
+                 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && (nsamples == 0 || hold == 0) ==>
+                 \result == NSM_ERR_ARG;
+    ensures ok: \result == NSM_OK ==>
+                (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
+                 pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
+                 pol->kind == NSM_POLICY_BANGBANG) &&
+                pol->order == order && pol->ratios == ratios && pol->dir == dir &&
+                pol->hold >= 1 && \forall integer i; 0 <= i < m ==> order[i] < m;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NULL || \result == NSM_ERR_SIZE ||
+                    \result == NSM_ERR_ARG || \result == NSM_ERR_ALIAS;
+ */
+nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsamples,
+                              unsigned long seed, size_t hold, size_t r, size_t *order,
+                              double *ratios, double *dir, nsm_impact_policy *pol);
 
 /**
  * Convex hull of npts points (x[i], y[i]) (Andrew's monotone chain): hull[0 .. *nh - 1] are

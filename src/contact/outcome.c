@@ -383,51 +383,150 @@ static nsm_status outcome_check(size_t n, size_t m, const double *M, const doubl
     return NSM_OK;
 }
 
-/* One run r of the outcome set: its policy (the arrays are set by the caller; dir, 3m
-   entries, is filled for an extremal run). */
-/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && norders <= 720;
-    requires \valid(pol) && hold >= 1 && \valid(dir + (0 .. 3 * m - 1));
-    requires \separated(pol, dir + (0 .. 3 * m - 1));
-    assigns pol->kind, pol->seed, pol->hold, dir[0 .. 3 * m - 1];
-    ensures pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
-            pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
-            pol->kind == NSM_POLICY_BANGBANG;
-    ensures pol->hold >= 1;
-    ensures r < norders ==> pol->kind == NSM_POLICY_SEQUENTIAL;
+/* The order of sequential or priority run k < m!: the k-th permutation of 0 .. m-1 in
+   lexicographic order (the identity, then next_perm k times; at most 719 calls). */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && k < 720;
+    requires \valid(order + (0 .. m - 1));
+    assigns order[0 .. m - 1];
+    ensures \forall integer i; 0 <= i < m ==> order[i] < m;
  */
-static void run_policy_of(size_t m, size_t r, size_t norders, unsigned long seed, size_t hold,
-                          double *dir, nsm_impact_policy *pol)
+static void kth_order(size_t m, size_t k, size_t *order)
+{
+    /*@ loop invariant 0 <= c <= m;
+        loop invariant \forall integer i; 0 <= i < c ==> order[i] < m;
+        loop assigns c, order[0 .. m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        order[c] = c;
+    }
+    /*@ loop invariant 0 <= j <= k;
+        loop invariant \forall integer i; 0 <= i < m ==> order[i] < m;
+        loop assigns j, order[0 .. m - 1];
+        loop variant k - j;
+     */
+    for (size_t j = 0; j < k; j++) {
+        if (!next_perm(m, order)) {
+            break;
+        }
+    }
+}
+
+/* Steps between the choices of the set's extremal runs: steps / NSM_OUTCOME_EXTREMAL_CHOICES,
+   at least 1 (opts = NULL: the default steps). */
+/*@ requires opts == \null || \valid_read(opts);
+    assigns \nothing;
+    ensures \result >= 1;
+ */
+static size_t extremal_hold(const nsm_impact_opts *opts)
+{
+    const nsm_impact_opts def = NSM_IMPACT_OPTS_DEFAULT;
+    size_t steps = opts != NULL ? opts->steps : def.steps;
+    size_t h = steps / NSM_OUTCOME_EXTREMAL_CHOICES;
+    return h >= 1 ? h : 1;
+}
+
+/* The policy of run r of the outcome set (docs of nsm_outcome_policy): fills *pol, order (the
+   run's permutation, the identity for runs without one), ratios (ones) and dir (the fan
+   direction of an extremal run, zeros otherwise); extremal runs choose every ehold steps. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= norders <= 720 && hold >= 1;
+    requires ehold >= 1;
+    requires \valid(pol) && \valid(order + (0 .. m - 1)) && \valid(ratios + (0 .. m - 1)) &&
+             \valid(dir + (0 .. 3 * m - 1));
+    requires \separated(pol, order + (0 .. m - 1), ratios + (0 .. m - 1),
+                        dir + (0 .. 3 * m - 1));
+    assigns *pol, order[0 .. m - 1], ratios[0 .. m - 1], dir[0 .. 3 * m - 1];
+    ensures kind: pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
+                  pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
+                  pol->kind == NSM_POLICY_BANGBANG;
+    ensures arrays: pol->order == order && pol->ratios == ratios && pol->dir == dir;
+    ensures hold: pol->hold >= 1;
+    ensures order: \forall integer i; 0 <= i < m ==> order[i] < m;
+    ensures first: r < norders ==> pol->kind == NSM_POLICY_SEQUENTIAL;
+ */
+static void outcome_policy_of(size_t m, size_t r, size_t norders, unsigned long seed,
+                              size_t hold, size_t ehold, size_t *order, double *ratios,
+                              double *dir, nsm_impact_policy *pol)
 {
     size_t nfan = 8 * m * m;
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c, ratios[0 .. m - 1], dir[0 .. 3 * m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        ratios[c] = 1.0;
+        dir[3 * c] = 0.0;
+        dir[3 * c + 1] = 0.0;
+        dir[3 * c + 2] = 0.0;
+    }
+    pol->order = order;
+    pol->ratios = ratios;
+    pol->dir = dir;
     pol->seed = 0;
     pol->hold = 1;
     if (r < norders) {
         pol->kind = NSM_POLICY_SEQUENTIAL;
+        kth_order(m, r, order);
     } else if (r - norders < norders) {
         pol->kind = NSM_POLICY_PRIORITY;
-    } else if (r - norders == norders) {
-        pol->kind = NSM_POLICY_SIMULTANEOUS;
-    } else if (r - norders - norders - 1 < nfan) {
-        pol->kind = NSM_POLICY_EXTREMAL;
-        pol->hold = NSM_OUTCOME_EXTREMAL_HOLD;
-        fan_dir(m, r - norders - norders - 1, dir);
+        kth_order(m, r - norders, order);
     } else {
-        size_t j = r - norders - norders - 1 - nfan;
-        pol->kind = NSM_POLICY_BANGBANG;
-        pol->seed = (seed % NSM_PRNG_MOD) + (unsigned long)(j % 1000001u);
-        pol->hold = dwell_cap(j, hold);
+        kth_order(m, 0, order);
+        if (r - norders == norders) {
+            pol->kind = NSM_POLICY_SIMULTANEOUS;
+        } else if (r - norders - norders - 1 < nfan) {
+            pol->kind = NSM_POLICY_EXTREMAL;
+            pol->hold = ehold;
+            fan_dir(m, r - norders - norders - 1, dir);
+        } else {
+            size_t j = r - norders - norders - 1 - nfan;
+            pol->kind = NSM_POLICY_BANGBANG;
+            pol->seed = (seed % NSM_PRNG_MOD) + (unsigned long)(j % 1000001u);
+            pol->hold = dwell_cap(j, hold);
+        }
     }
+}
+
+nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsamples,
+                              unsigned long seed, size_t hold, size_t r, size_t *order,
+                              double *ratios, double *dir, nsm_impact_policy *pol)
+{
+    if (order == NULL || ratios == NULL || dir == NULL || pol == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
+        return NSM_ERR_SIZE;
+    }
+    if (nsamples == 0 || nsamples > 1000000u || hold == 0 ||
+        r >= nsm_outcome_count(m, nsamples)) {
+        return NSM_ERR_ARG;
+    }
+    const uintptr_t o = (uintptr_t)order;
+    const uintptr_t q = (uintptr_t)ratios;
+    const uintptr_t d = (uintptr_t)dir;
+    const uintptr_t p = (uintptr_t)pol;
+    const size_t no = m * sizeof(size_t);
+    const size_t nq = m * sizeof(double);
+    const size_t nd = 3 * m * sizeof(double);
+    const size_t np = sizeof *pol;
+    if (nsm_overlap_bytes(o, no, q, nq) | nsm_overlap_bytes(o, no, d, nd) |
+        nsm_overlap_bytes(o, no, p, np) | nsm_overlap_bytes(q, nq, d, nd) |
+        nsm_overlap_bytes(q, nq, p, np) | nsm_overlap_bytes(d, nd, p, np)) {
+        return NSM_ERR_ALIAS;
+    }
+    outcome_policy_of(m, r, n_orders(m), seed, hold, extremal_hold(opts), order, ratios, dir,
+                      pol);
+    return NSM_OK;
 }
 
 /* Run r of nsm_outcome_set: row r of v_plus, status[r], kind[r]; an input error of run 0 sets
    *stop and is returned with status[0] and kind[0] left unwritten. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
-    requires sizes: r < cap <= 1000000 && hold >= 1 && norders <= 720;
+    requires sizes: r < cap <= 1000000 && hold >= 1 && 1 <= norders <= 720;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1)) &&
-                       (opts == \null || \valid_read(opts)) &&
-                       \valid_read(perm + (0 .. m - 1)) && \valid_read(ones + (0 .. m - 1));
+                       (opts == \null || \valid_read(opts));
     requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
                         \valid(kind + (0 .. cap - 1));
     requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 2 * m - 1));
@@ -438,18 +537,16 @@ static void run_policy_of(size_t m, size_t r, size_t norders, unsigned long seed
  */
 static nsm_status outcome_run(size_t n, size_t m, const double *M, const double *Jn,
                               const double *Jt, const double *mu, const double *v_minus,
-                              const nsm_impact_opts *opts, const size_t *perm, const double *ones,
-                              size_t r, size_t norders, unsigned long seed, size_t hold,
+                              const nsm_impact_opts *opts, size_t r, size_t norders, unsigned long seed, size_t hold,
                               size_t cap, double *v_plus, nsm_status *status,
                               nsm_policy_kind *kind, double *work, size_t lw, int *stop)
 {
     double *lam = work + lw;
+    size_t order[NSM_OUTCOME_MAX_ORDERS_M];
+    double ratios[NSM_OUTCOME_MAX_ORDERS_M];
     double dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
     nsm_impact_policy pol;
-    pol.order = perm;
-    pol.ratios = ones;
-    pol.dir = dir;
-    run_policy_of(m, r, norders, seed, hold, dir, &pol);
+    outcome_policy_of(m, r, norders, seed, hold, extremal_hold(opts), order, ratios, dir, &pol);
     lemma_row(r, cap, n);
     double *vp = v_plus + r * n;
     nsm_impact_info info;
@@ -494,47 +591,23 @@ static nsm_status outcome_runs(size_t n, size_t m, const double *M, const double
                                size_t hold, size_t cap, double *v_plus, nsm_status *status,
                                nsm_policy_kind *kind, double *work, size_t lw, size_t *acc)
 {
-    size_t perm[NSM_OUTCOME_MAX_ORDERS_M];
-    double ones[NSM_OUTCOME_MAX_ORDERS_M];
-    /*@ loop invariant 0 <= c <= m;
-        loop invariant \forall integer i; 0 <= i < c ==> perm[i] < m;
-        loop assigns c, perm[0 .. NSM_OUTCOME_MAX_ORDERS_M - 1],
-                     ones[0 .. NSM_OUTCOME_MAX_ORDERS_M - 1];
-        loop variant m - c;
-     */
-    for (size_t c = 0; c < m; c++) {
-        perm[c] = c;
-        ones[c] = 1.0;
-    }
     size_t norders = n_orders(m);
     *acc = 0;
     /*@ loop invariant 0 <= r <= total;
         loop invariant 0 <= *acc <= r;
-        loop invariant \forall integer i; 0 <= i < m ==> perm[i] < m;
-        loop assigns r, *acc, perm[0 .. NSM_OUTCOME_MAX_ORDERS_M - 1], v_plus[0 .. cap * n - 1],
+        loop assigns r, *acc, v_plus[0 .. cap * n - 1],
                      status[0 .. cap - 1], kind[0 .. cap - 1], work[0 .. lw + 2 * m - 1];
         loop variant total - r;
      */
     for (size_t r = 0; r < total; r++) {
         int stop = 0;
-        nsm_status st = outcome_run(n, m, M, Jn, Jt, mu, v_minus, opts, perm, ones, r, norders,
-                                    seed, hold, cap, v_plus, status, kind, work, lw, &stop);
+        nsm_status st = outcome_run(n, m, M, Jn, Jt, mu, v_minus, opts, r, norders, seed, hold,
+                                    cap, v_plus, status, kind, work, lw, &stop);
         if (stop) {
             return st;
         }
         if (st == NSM_OK) {
             *acc += 1;
-        }
-        if (r < norders + norders && !next_perm(m, perm)) {
-            /* after the last order: the priority runs start again from the first */
-            /*@ loop invariant 0 <= c <= m;
-                loop invariant \forall integer i; 0 <= i < m ==> perm[i] < m;
-                loop assigns c, perm[0 .. m - 1];
-                loop variant m - c;
-             */
-            for (size_t c = 0; c < m; c++) {
-                perm[c] = c;
-            }
         }
     }
     return NSM_OK;

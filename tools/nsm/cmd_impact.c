@@ -1,4 +1,6 @@
-/* nsm impact: multiple frictional impacts — one resolution, or a sampled outcome set. */
+/* nsm impact: multiple frictional impacts — one resolution, sampled weight histories, or the
+   outcome set (every run of nsm_outcome_set, replayed one by one with nsm_outcome_policy so
+   that each outcome carries its impulses, for d = 1 and d = 2). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,14 +9,15 @@
 
 static const char *const imp_fields[] = {
     "M", "Jn", "Jt", "tangent_dim", "mu", "v", "policy", "order", "samples", "seed", "hold",
-    "tol", "steps", "fw_iters", NULL
+    "tol", "steps", "fw_iters", "project", NULL
 };
 
 /* The parsed problem. */
 typedef struct imp_problem {
     size_t n, k, d;
     double *M, *Jn, *Jt, *mu, *v;
-    int policy;            /* 0 simultaneous, 1 sequential, 2 sample, 3 priority, 4 bangbang */
+    int policy;            /* 0 simultaneous, 1 sequential, 2 sample, 3 priority, 4 bangbang,
+                              5 set */
     size_t *order;         /* k entries for sequential and priority */
     size_t samples;
     size_t hold;
@@ -23,11 +26,14 @@ typedef struct imp_problem {
     int has_tol;
     size_t steps;          /* nsm_impact_opts.steps; 0: the default */
     size_t fw_iters;       /* nsm_impact_opts.fw_iters; 0: the default */
+    double *project;       /* "set": nproj·2 rows of n, rows 2i and 2i + 1 give projection i */
+    size_t nproj;
 } imp_problem;
 
 static void imp_free(imp_problem *p)
 {
     free(p->M); free(p->Jn); free(p->Jt); free(p->mu); free(p->v); free(p->order);
+    free(p->project);
 }
 
 static int read_count(const cJSON *pb, const char *name, double lo, double hi, double *x,
@@ -43,6 +49,36 @@ static int read_count(const cJSON *pb, const char *name, double lo, double hi, d
         return -1;
     }
     return 1;
+}
+
+/* "project" ("set" only): 2·nproj rows of n entries; rows 2i and 2i + 1 are the axes of the
+   i-th 2-D projection whose hull is printed. */
+static int imp_read_project(const cJSON *pb, imp_problem *p, cli_err *e)
+{
+    const cJSON *pj = cJSON_GetObjectItemCaseSensitive(pb, "project");
+    if (pj == NULL) {
+        return 0;
+    }
+    if (p->policy != 5) {
+        cli_fail(e, "field 'project': only meaningful with \"policy\": \"set\"");
+        return -1;
+    }
+    int pres;
+    size_t r = CLI_ANY, c = p->n;
+    p->project = cli_get_matrix(pb, "project", 1, &r, &c, &pres, e);
+    if (p->project == NULL || e->msg[0] != '\0') {
+        if (e->msg[0] == '\0') {
+            cli_fail(e, "field 'project': must be a matrix of rows of %zu entries", p->n);
+        }
+        return -1;
+    }
+    if (r == 0 || r % 2 != 0) {
+        cli_fail(e, "field 'project': needs an even number of rows (rows 2i and 2i+1 are the "
+                    "axes of projection i), got %zu", r);
+        return -1;
+    }
+    p->nproj = r / 2;
+    return 0;
 }
 
 static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
@@ -105,7 +141,7 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     if (pol != NULL) {
         if (!cJSON_IsString(pol)) {
             cli_fail(e, "field 'policy': must be \"simultaneous\", \"sequential\", \"priority\", "
-                        "\"sample\" or \"bangbang\"");
+                        "\"sample\", \"bangbang\" or \"set\"");
             return -1;
         }
         if (strcmp(pol->valuestring, "simultaneous") == 0) {
@@ -118,10 +154,12 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
             p->policy = 3;
         } else if (strcmp(pol->valuestring, "bangbang") == 0) {
             p->policy = 4;
+        } else if (strcmp(pol->valuestring, "set") == 0) {
+            p->policy = 5;
         } else {
             char q[96];
             cli_fail(e, "field 'policy': unknown policy \"%s\" (simultaneous, sequential, "
-                        "priority, sample, bangbang)",
+                        "priority, sample, bangbang, set)",
                      cli_quote(pol->valuestring, q, sizeof q));
             return -1;
         }
@@ -183,15 +221,17 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     if (got < 0) {
         return -1;
     }
-    int histories = p->policy == 2 || p->policy == 4;
-    if (histories && got == 0) {
+    int histories = p->policy == 2 || p->policy == 4 || p->policy == 5;
+    if (p->policy == 5 && got == 0) {
+        x = 2048.0; /* the set's default run budget */
+    } else if (histories && got == 0) {
         cli_fail(e, "field 'samples': missing (the \"%s\" policy needs a history count)",
                  p->policy == 2 ? "sample" : "bangbang");
         return -1;
     }
     if (got > 0 && !histories) {
-        cli_fail(e, "field 'samples': only meaningful with \"policy\": \"sample\" or "
-                    "\"bangbang\"");
+        cli_fail(e, "field 'samples': only meaningful with \"policy\": \"sample\", "
+                    "\"bangbang\" or \"set\"");
         return -1;
     }
     p->samples = (size_t)x;
@@ -201,17 +241,17 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
         return -1;
     }
     p->seed = (unsigned long long)x;
-    x = 1.0;
+    x = 0.0;
     got = read_count(pb, "hold", 1, 1e6, &x, e);
     if (got < 0) {
         return -1;
     }
     if (got > 0 && !histories) {
-        cli_fail(e, "field 'hold': only meaningful with \"policy\": \"sample\" or "
-                    "\"bangbang\"");
+        cli_fail(e, "field 'hold': only meaningful with \"policy\": \"sample\", "
+                    "\"bangbang\" or \"set\"");
         return -1;
     }
-    p->hold = (size_t)x;
+    p->hold = (size_t)x; /* 0: the default (1 step; the step count for "set") */
     got = cli_get_number(pb, "tol", &p->tol, e);
     if (got < 0) {
         return -1;
@@ -231,7 +271,7 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
         return -1;
     }
     p->fw_iters = (size_t)x;
-    return 0;
+    return imp_read_project(pb, p, e);
 }
 
 /* Machine-readable name of an integrator status in the result. */
@@ -327,6 +367,133 @@ static void add_run(cJSON *obj, const imp_problem *p, const double *vp, const do
     cJSON_AddNumberToObject(obj, "steps", (double)info->steps);
 }
 
+/* The hull of the accepted outcomes' projection i (rows 2i, 2i + 1 of "project"). */
+static cJSON *set_hull(const imp_problem *p, size_t i, size_t nout, const double *vps,
+                       const unsigned char *ok)
+{
+    cJSON *h = cJSON_CreateObject();
+    cJSON *verts = cJSON_CreateArray();
+    cJSON *rows = cJSON_CreateArray();
+    cJSON_AddItemToArray(rows, cJSON_CreateNumber((double)(2 * i)));
+    cJSON_AddItemToArray(rows, cJSON_CreateNumber((double)(2 * i + 1)));
+    cJSON_AddItemToObject(h, "rows", rows);
+    cJSON_AddItemToObject(h, "vertices", verts);
+    double *x = calloc(nout + 1, sizeof *x), *y = calloc(nout + 1, sizeof *y);
+    size_t *idx = calloc(nout + 1, sizeof *idx), *hull = calloc(nout + 1, sizeof *hull);
+    size_t np = 0, nh = 0;
+    const double *ax = p->project + 2 * i * p->n, *ay = ax + p->n;
+    for (size_t r = 0; x != NULL && y != NULL && r < nout; r++) {
+        if (!ok[r]) {
+            continue;
+        }
+        double a = 0.0, b = 0.0;
+        for (size_t j = 0; j < p->n; j++) {
+            a += ax[j] * vps[r * p->n + j];
+            b += ay[j] * vps[r * p->n + j];
+        }
+        x[np] = a;
+        y[np] = b;
+        np++;
+    }
+    if (np > 0 && idx != NULL && hull != NULL &&
+        nsm_hull2d(np, x, y, idx, hull, &nh) == NSM_OK) {
+        for (size_t k = 0; k < nh; k++) {
+            double pt[2] = {x[hull[k]], y[hull[k]]};
+            cJSON_AddItemToArray(verts, cli_vector_json(2, pt));
+        }
+    }
+    free(x);
+    free(y);
+    free(idx);
+    free(hull);
+    return h;
+}
+
+/* Name of the source of a run of the set, from its policy kind. */
+static const char *source_name(nsm_policy_kind k)
+{
+    switch (k) {
+    case NSM_POLICY_SEQUENTIAL: return "sequential";
+    case NSM_POLICY_PRIORITY: return "priority";
+    case NSM_POLICY_SIMULTANEOUS: return "simultaneous";
+    case NSM_POLICY_EXTREMAL: return "extremal";
+    default: return "sampled";
+    }
+}
+
+/* "policy": "set": every run of the outcome set with `samples` bang-bang histories. */
+static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *opts,
+                   double *work, size_t lw, double *vp, double *lam, cJSON **out, cli_err *e)
+{
+    if (p->k > NSM_OUTCOME_MAX_ORDERS_M) {
+        cli_fail(e, "field 'Jn': the \"set\" policy enumerates every order of the contacts "
+                    "and takes at most %u contacts, got %zu", NSM_OUTCOME_MAX_ORDERS_M, p->k);
+        return CLI_EXIT_INPUT;
+    }
+    size_t hold = p->hold > 0 ? p->hold : opts->steps;
+    size_t total = nsm_outcome_count(p->k, samples);
+    size_t order[NSM_OUTCOME_MAX_ORDERS_M];
+    double ratios[NSM_OUTCOME_MAX_ORDERS_M], dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
+    double *vps = calloc(total * p->n, sizeof *vps);
+    unsigned char *ok = calloc(total, 1);
+    cJSON *res = cJSON_CreateObject(), *outs = cJSON_CreateArray();
+    int rc = CLI_EXIT_COMPUTE;
+    if (vps == NULL || ok == NULL) {
+        cli_fail(e, "out of memory");
+        goto done;
+    }
+    cJSON_AddStringToObject(res, "status", "ok");
+    cJSON_AddStringToObject(res, "policy", "set");
+    cJSON_AddItemToObject(res, "outcomes", outs);
+    size_t accepted = 0;
+    cli_progress prog;
+    cli_progress_begin(&prog, "runs", total);
+    for (size_t r = 0; r < total; r++) {
+        nsm_impact_policy pol;
+        nsm_status s = nsm_outcome_policy(p->k, opts, samples, (unsigned long)p->seed, hold, r,
+                                          order, ratios, dir, &pol);
+        if (s != NSM_OK) {
+            cli_progress_end(&prog, r);
+            cli_fail(e, "impact: the set's run %zu: %s", r, nsm_status_str(s));
+            goto done;
+        }
+        nsm_impact_info info;
+        s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol, opts, vp,
+                               lam, &info, work, lw);
+        if (!reportable(s)) {
+            cli_progress_end(&prog, r);
+            rc = input_fail(e, s, p, &pol, opts);
+            goto done;
+        }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "source", source_name(pol.kind));
+        cJSON_AddStringToObject(o, "status", status_name(s));
+        add_run(o, p, vp, lam, &info);
+        cJSON_AddItemToArray(outs, o);
+        memcpy(vps + r * p->n, vp, p->n * sizeof *vp);
+        ok[r] = s == NSM_OK;
+        accepted += s == NSM_OK;
+        cli_progress_step(&prog, r + 1);
+    }
+    cli_progress_end(&prog, total);
+    cJSON_AddNumberToObject(res, "runs", (double)total);
+    cJSON_AddNumberToObject(res, "accepted", (double)accepted);
+    cJSON_AddNumberToObject(res, "rejected", (double)(total - accepted));
+    cJSON *hulls = cJSON_CreateArray();
+    cJSON_AddItemToObject(res, "hull", hulls);
+    for (size_t i = 0; i < p->nproj; i++) {
+        cJSON_AddItemToArray(hulls, set_hull(p, i, total, vps, ok));
+    }
+    *out = res;
+    res = NULL;
+    rc = CLI_EXIT_OK;
+done:
+    cJSON_Delete(res);
+    free(vps);
+    free(ok);
+    return rc;
+}
+
 static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON **out,
                           cli_err *e)
 {
@@ -377,8 +544,16 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
                                 : NSM_POLICY_SIMULTANEOUS;
     pol.order = p->order;
     pol.ratios = ratios;
-    pol.hold = p->hold;
+    pol.hold = p->hold > 0 ? p->hold : 1;
     nsm_impact_info info;
+    if (p->policy == 5) {
+        rc = run_set(p, samples, &opts, work, lw, vp, lam, &res, e);
+        if (rc == CLI_EXIT_OK) {
+            *out = res;
+            res = NULL;
+        }
+        goto done;
+    }
     if (p->policy != 2 && p->policy != 4) {
         nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
                                           &opts, vp, lam, &info, work, lw);
