@@ -34,9 +34,9 @@ int main(int argc, char **argv)
 {
     const double R = 1.0, s3 = sqrt(3.0);
     demo_problem P = {"ball_stack",
-                      "Ball stack (mu = sqrt 3): post-impact velocities of the lower discs",
-                      "left disc horizontal velocity (floor tangent J_{t,3} v_+)",
-                      "right disc horizontal velocity (floor tangent J_{t,4} v_+)",
+                      "Ball stack, top disc dropped at 1 m/s (mu = sqrt 3)",
+                      "left disc floor slip velocity J_{t,3} v_+",
+                      "right disc floor slip velocity J_{t,4} v_+",
                       9, 5, {0}, {0}, {0}, {s3, s3, s3, s3, s3},
                       {0, 0, 0, 0, 0, 0, 0, -1.0, 0}, 6, 8};
     for (int d = 0; d < 3; d++) {
