@@ -306,6 +306,8 @@ $(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/support/ball_stack.h tes
 bench: $(STAMP_BENCH)
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@for gp in $(BUILD)/bench/*.gp; do [ -f "$$gp" ] || continue; \
+	    (cd $(BUILD)/bench && gnuplot "$$(basename "$$gp")") && echo "plot: $${gp%.gp}.png"; done
 
 # --- install ------------------------------------------------------------------------------
 install: all

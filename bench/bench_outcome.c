@@ -251,6 +251,31 @@ static void coverage_curve(const problem *P, size_t nb, FILE *dat)
     }
 }
 
+/* The gnuplot script of the coverage curves (make bench renders it when gnuplot is there):
+   build/bench/outcome_coverage.png. */
+static void write_coverage_plot(void)
+{
+    FILE *gp = fopen("build/bench/outcome_coverage.gp", "w");
+    if (gp == NULL) {
+        return;
+    }
+    fprintf(gp,
+            "set terminal pngcairo size 800,600 noenhanced\n"
+            "set output 'outcome_coverage.png'\n"
+            "set title 'Coverage of the oracle reference by nsm_outcome_set against the budget'\n"
+            "set logscale x 2\n"
+            "set xlabel 'bang-bang histories of the set (plus every order and the fan)'\n"
+            "set ylabel 'coverage, lowest of three 2-D projections'\n"
+            "set yrange [0:1.02]\n"
+            "set key bottom right\n"
+            "set grid\n"
+            "plot 'outcome_coverage.dat' using (strcol(1) eq 'boxwall-corner' ? $2 : 1/0):3 "
+            "with linespoints pt 7 title 'box moving into the corner', \\\n"
+            "     'outcome_coverage.dat' using (strcol(1) eq 'ball-stack' ? $2 : 1/0):3 "
+            "with linespoints pt 5 title 'ball stack'\n");
+    fclose(gp);
+}
+
 int main(void)
 {
     enum { NRANDOM = 12 };
@@ -306,6 +331,7 @@ int main(void)
     }
     if (dat != NULL) {
         fclose(dat);
+        write_coverage_plot();
     }
     /* timings */
     double t_corner = 0.0, t_ball = 0.0;

@@ -1334,6 +1334,68 @@ static void test_outcome_policy(void)
     CU_ASSERT_EQUAL(same, nruns);
 }
 
+/* contact.h, nsm_outcome_set_d: a planar problem written with spatial contacts (second
+   tangent rows zero) gives the planar set. Runs are compared as sets: histories count their
+   dwells in steps and the spatial integrator steps differently (slip caps, midpoint rates),
+   so a bang-bang or extremal run of one is not the same history as the other's. The
+   sequential runs agree to the step error; each set's hull covers >= 90 % of the other's in
+   (v_x, v_y) and in (v_x, omega); d outside {1, 2} is NSM_ERR_ARG. */
+static void test_outcome_set_spatial(void)
+{
+    problem P;
+    boxwall(&P);
+    P.vm[1] = -1.0; /* down into the corner: both contacts act, the set is not one point */
+    enum { NS = 256, NR = NS + 37 };
+    static double work[4096], vp1[NR * 3], vp2[NR * 3], Jt2[12], ok1[NR * 3], ok2[NR * 3];
+    static nsm_status st1[NR], st2[NR];
+    static nsm_policy_kind k1[NR], k2[NR];
+    size_t nr1 = 0, nr2 = 0, a1 = 0, a2 = 0, lw = nsm_outcome_work(3, 2);
+    for (size_t c = 0; c < 2; c++) {
+        for (size_t i = 0; i < 3; i++) {
+            Jt2[(2 * c) * 3 + i] = P.Jt[c * 3 + i];
+            Jt2[(2 * c + 1) * 3 + i] = 0.0;
+        }
+    }
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, NS, 5, 2000,
+                                          NR, vp1, st1, k1, &nr1, &a1, work, lw),
+                          NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_d(3, 2, 2, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5,
+                                            2000, NR, vp2, st2, k2, &nr2, &a2, work, lw),
+                          NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nr1, nr2);
+    double seq = 0.0;
+    size_t n1 = 0, n2 = 0;
+    for (size_t r = 0; r < nr1; r++) {
+        CU_ASSERT_EQUAL(k1[r], k2[r]);
+        if (k1[r] == NSM_POLICY_SEQUENTIAL) {
+            CU_ASSERT_EQUAL(st1[r], NSM_OK);
+            CU_ASSERT_EQUAL(st2[r], NSM_OK);
+            seq = fmax(seq, tm_maxabs_diff(3, vp1 + 3 * r, vp2 + 3 * r));
+        }
+        if (st1[r] == NSM_OK) {
+            memcpy(ok1 + 3 * n1++, vp1 + 3 * r, 3 * sizeof(double));
+        }
+        if (st2[r] == NSM_OK) {
+            memcpy(ok2 + 3 * n2++, vp2 + 3 * r, 3 * sizeof(double));
+        }
+    }
+    static const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, ew[3] = {0, 0, 1};
+    double c12 = oracle_coverage(3, n2, ok2, n1, ok1, ex, ey);
+    double c21 = oracle_coverage(3, n1, ok1, n2, ok2, ex, ey);
+    double w12 = oracle_coverage(3, n2, ok2, n1, ok1, ex, ew);
+    double w21 = oracle_coverage(3, n1, ok1, n2, ok2, ex, ew);
+    printf(" [sequential runs within %.1e; coverage spatial/planar %.3f %.3f, planar/spatial "
+           "%.3f %.3f] ", seq, c12, w12, c21, w21);
+    CU_ASSERT(seq <= 1e-4);
+    CU_ASSERT(c12 >= 0.9 && c21 >= 0.9 && w12 >= 0.9 && w21 >= 0.9);
+    CU_ASSERT_EQUAL(nsm_outcome_set_d(3, 2, 3, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5, 2000, NR,
+                                      vp2, st2, k2, &nr2, &a2, work, lw),
+                    NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_set_d(3, 2, 2, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5, 2000, NR,
+                                      vp2, st2, k2, &nr2, &a2, work, lw - 1),
+                    NSM_ERR_WORKSPACE);
+}
+
 /* Brute force: p is an extreme point iff it lies in no triangle / segment of other points. */
 static int in_triangle(const double *x, const double *y, size_t a, size_t b, size_t c, size_t p)
 {
@@ -1886,9 +1948,10 @@ static void test_impact_opts_null(void)
                                        L2, &i2, work, lw),
                     NSM_OK);
     CU_ASSERT(memcmp(vp1, vp2, sizeof vp1) == 0);
-    /* the outcome set: workspace from its query (closed form nsm_impact_work + 2m) */
+    /* the outcome set: workspace from its query (closed form nsm_impact_work + 3m: Lambda
+       for d = 1 or 2) */
     size_t lo = nsm_outcome_work(3, 2);
-    CU_ASSERT_EQUAL(lo, 9 + 6 * 2 * 3 + 9 * 4 + 26 * 2 + 3 + 2 * 2);
+    CU_ASSERT_EQUAL(lo, 9 + 6 * 2 * 3 + 9 * 4 + 26 * 2 + 3 + 3 * 2);
     CU_ASSERT_EQUAL(nsm_outcome_work(3, 0), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(0, 2), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(3, NSM_OUTCOME_MAX_ORDERS_M + 1), 0);
@@ -2002,6 +2065,8 @@ static CU_TestInfo impact_tests[] = {
     {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
     {"outcome policy: run r's policy in the documented order; replay equals the set",
      test_outcome_policy},
+    {"outcome set, spatial contacts: planar motion gives the planar set; bad d",
+     test_outcome_set_spatial},
     {"bang-bang policy: invariants", test_policy_bangbang},
     {"extremal policy: invariants", test_policy_extremal},
     {"sequential runs: the independent event-driven oracle", test_oracle_sequential},

@@ -578,16 +578,16 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
  */
 size_t nsm_outcome_count(size_t m, size_t nsamples);
 
-/** Workspace (doubles) for nsm_outcome_set: that of nsm_impact_solve plus 2m for Lambda,
-    nsm_impact_work(n, m) + 2m; 0 if n or m is out of range (m > NSM_OUTCOME_MAX_ORDERS_M
+/** Workspace (doubles) for nsm_outcome_set and nsm_outcome_set_d: that of nsm_impact_solve
+    plus 3m for Lambda (d = 1 or 2), nsm_impact_work(n, m) + 3m; 0 if n or m is out of range (m > NSM_OUTCOME_MAX_ORDERS_M
     included) or the total would exceed NSM_MAX_DIM² (nsm_outcome_set then returns
     NSM_ERR_SIZE). */
 /*@ assigns \nothing;
     ensures fits: \result <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures value: \result == 0 ||
               (1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
-               \result == nsm_impact_need(n, m) + 2 * m);
-    ensures pos: \result == 0 || \result >= 2 * m + 1;
+               \result == nsm_impact_need(n, m) + 3 * m);
+    ensures pos: \result == 0 || \result >= 3 * m + 1;
  */
 size_t nsm_outcome_work(size_t n, size_t m);
 
@@ -662,6 +662,59 @@ nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn
                            size_t hold, size_t cap, double *v_plus, nsm_status *status,
                            nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
                            double *work, size_t lwork);
+
+/**
+ * nsm_outcome_set for planar (d = 1) or spatial (d = 2) contacts: the same runs, each solved
+ * with nsm_impact_solve_d; Jt has d rows per contact (m·d rows), as in nsm_impact_solve_d. The
+ * extremal fan spans the first tangent and the normal of each contact. Contacts at rest are
+ * held only for d = 1 (nsm_impact_solve_d), so the priority runs of a spatial set are not held.
+ * Errors: those of nsm_outcome_set, and NSM_ERR_ARG for d other than 1 or 2 (after
+ * NSM_ERR_NULL). Workspace: nsm_outcome_work(n, m).
+ */
+/*@ requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
+                       \valid(v_plus + (0 .. cap * n - 1));
+    requires valid_st: status == \null || cap == 0 || cap > 1000000 ||
+                       \valid(status + (0 .. cap - 1));
+    requires valid_kind: kind == \null || cap == 0 || cap > 1000000 ||
+                         \valid(kind + (0 .. cap - 1));
+    requires valid_counts: (nruns == \null || \valid(nruns)) &&
+                           (accepted == \null || \valid(accepted));
+    requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
+    requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
+    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
+                       \valid_read(Jn + (0 .. m*n - 1));
+    requires valid_Jt: Jt == \null || (d != 1 && d != 2) || n > NSM_MAX_DIM ||
+                       m > NSM_MAX_DIM || \valid_read(Jt + (0 .. m*d*n - 1));
+    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
+    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
+    requires valid_opts: opts == \null || \valid_read(opts);
+    requires sep: \separated(nruns, accepted) &&
+                  (status == \null || cap == 0 || cap > 1000000 ||
+                   \separated(status + (0 .. cap - 1), nruns, accepted)) &&
+                  (kind == \null || cap == 0 || cap > 1000000 ||
+                   \separated(kind + (0 .. cap - 1), nruns, accepted, status + (0 .. cap - 1)));
+    requires sep_work: work == \null || lwork == 0 ||
+                  (\separated(work + (0 .. lwork - 1), nruns, accepted) &&
+                   (status == \null || cap == 0 || cap > 1000000 ||
+                    \separated(work + (0 .. lwork - 1), status + (0 .. cap - 1))) &&
+                   (kind == \null || cap == 0 || cap > 1000000 ||
+                    \separated(work + (0 .. lwork - 1), kind + (0 .. cap - 1))) &&
+                   (opts == \null || \separated(work + (0 .. lwork - 1), opts)));
+    requires sep_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
+                  (\separated(v_plus + (0 .. cap * n - 1), nruns, accepted) &&
+                   (status == \null || \separated(v_plus + (0 .. cap * n - 1), status + (0 .. cap - 1))) &&
+                   (kind == \null || \separated(v_plus + (0 .. cap * n - 1), kind + (0 .. cap - 1))) &&
+                   (opts == \null || \separated(v_plus + (0 .. cap * n - 1), opts)));
+    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1], *nruns,
+            *accepted, work[0 .. lwork - 1];
+    ensures counts: \result == NSM_OK ==> *accepted <= *nruns <= cap;
+ */
+nsm_status nsm_outcome_set_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                             const double *Jt, const double *mu, const double *v_minus,
+                             const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
+                             size_t hold, size_t cap, double *v_plus, nsm_status *status,
+                             nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
+                             double *work, size_t lwork);
 
 /**
  * The policy of run r of nsm_outcome_set(n, m, ..., opts, nsamples, seed, hold, ...) (opts =

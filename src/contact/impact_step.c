@@ -9,6 +9,43 @@
 #include "slide.h"
 #include "coulomb.h"
 
+/* y = A x for A r×c (row-major), visiting only the columns where x is nonzero: every row sums
+   the same products in the same order as matvec (a skipped term is ±0 and leaves the sum
+   unchanged, up to the sign of a zero sum). For rates of one or a few acting contacts. */
+/*@ requires 1 <= r <= NSM_MAX_DIM && 1 <= c <= NSM_MAX_DIM;
+    requires \valid_read(A + (0 .. r * c - 1)) && \valid_read(x + (0 .. c - 1));
+    requires \valid(y + (0 .. r - 1));
+    requires \separated(y + (0 .. r - 1), x + (0 .. c - 1));
+    assigns y[0 .. r - 1];
+ */
+static void matvec_cols(size_t r, size_t c, const double *A, const double *x, double *y)
+{
+    /*@ loop invariant 0 <= i <= r;
+        loop assigns i, y[0 .. r - 1];
+        loop variant r - i;
+     */
+    for (size_t i = 0; i < r; i++) {
+        y[i] = 0.0;
+    }
+    /*@ loop invariant 0 <= j <= c;
+        loop assigns j, y[0 .. r - 1];
+        loop variant c - j;
+     */
+    for (size_t j = 0; j < c; j++) {
+        double xj = x[j];
+        if (xj != 0.0) {
+            /*@ loop invariant 0 <= i <= r;
+                loop assigns i, y[0 .. r - 1];
+                loop variant r - i;
+             */
+            for (size_t i = 0; i < r; i++) {
+                /*@ assert i * c + j < r * c; */
+                y[i] += A[i * c + j] * xj;
+            }
+        }
+    }
+}
+
 /*
  * Segment length: min(h, first event) where an event is a penetrating contact (w_c > 0)
  * reaching u_n = 0, or a slipping one (|u_t| > ztol, w_c > 0) reaching u_t = 0, but at least
@@ -156,7 +193,7 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     }
     if (!joint) {
         nsm_impact_lamhat(m, d, W, v->u, mu, v->w, ztol, v->lh);
-        matvec(K, K, W, v->lh, v->rate);
+        matvec_cols(K, K, W, v->lh, v->rate);
     }
     return joint;
 }

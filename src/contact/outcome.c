@@ -214,10 +214,10 @@ size_t nsm_outcome_work(size_t n, size_t m)
         return 0;
     }
     size_t lw = nsm_impact_work(n, m);
-    if (lw == 0 || lw + 2 * m > NSM_MAX_DIM * NSM_MAX_DIM) {
+    if (lw == 0 || lw + 3 * m > NSM_MAX_DIM * NSM_MAX_DIM) {
         return 0;
     }
-    return lw + 2 * m;
+    return lw + 3 * m;
 }
 
 /* Size and argument checks of nsm_outcome_set: the run count and the impact workspace. */
@@ -228,7 +228,7 @@ size_t nsm_outcome_work(size_t n, size_t m)
       1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000;
     ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap &&
                  *total_out * n <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= *lw_out &&
-                 *lw_out + 2 * m <= NSM_MAX_DIM * NSM_MAX_DIM && *lw_out + 2 * m <= lwork;
+                 *lw_out + 3 * m <= NSM_MAX_DIM * NSM_MAX_DIM && *lw_out + 3 * m <= lwork;
  */
 static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold, size_t cap,
                                 size_t lwork, size_t *total_out, size_t *lw_out)
@@ -254,26 +254,28 @@ static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold
         return NSM_ERR_WORKSPACE;
     }
     *total_out = total;
-    *lw_out = need - 2 * m;
+    *lw_out = need - 3 * m;
     return NSM_OK;
 }
 
 /* 1 if v_plus (nv doubles) overlaps an input or the work (nw doubles) of nsm_outcome_set. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                   (d == 1 || d == 2);
     requires sizes: 1 <= nv <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= nw <= NSM_MAX_DIM * NSM_MAX_DIM;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
-                       \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+                       \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1));
     requires valid_out: \valid_read(v_plus + (0 .. nv - 1)) && \valid_read(work + (0 .. nw - 1));
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
-static int outcome_alias(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+static int outcome_alias(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                         const double *Jt,
                          const double *mu, const double *v_minus, const double *v_plus,
                          size_t nv, const double *work, size_t nw)
 {
     return nsm_overlap(v_plus, nv, M, n * n) || nsm_overlap(v_plus, nv, Jn, m * n) ||
-           nsm_overlap(v_plus, nv, Jt, m * n) || nsm_overlap(v_plus, nv, mu, m) ||
+           nsm_overlap(v_plus, nv, Jt, m * d * n) || nsm_overlap(v_plus, nv, mu, m) ||
            nsm_overlap(v_plus, nv, v_minus, n) || nsm_overlap(v_plus, nv, work, nw);
 }
 
@@ -296,13 +298,14 @@ static int hits_meta(uintptr_t a, size_t na, uintptr_t status, size_t ns, uintpt
 /* 1 if status, kind (total entries each), *nruns or *accepted overlap each other, an input,
    v_plus (total·n doubles), the work (nw doubles) or *opts, or if *opts overlaps v_plus or
    the work: they are written during and after the runs, which read all of those. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                   (d == 1 || d == 2);
     requires sizes: 1 <= total <= 1000000 && total * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
                     nw <= NSM_MAX_DIM * NSM_MAX_DIM;
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
-static int outcome_meta_alias(size_t n, size_t m, const double *M, const double *Jn,
+static int outcome_meta_alias(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                               const double *Jt, const double *mu, const double *v_minus,
                               const double *v_plus, size_t total, const double *work, size_t nw,
                               const nsm_impact_opts *opts, const nsm_status *status,
@@ -310,7 +313,7 @@ static int outcome_meta_alias(size_t n, size_t m, const double *M, const double 
                               const size_t *accepted)
 {
     /*@ assert n * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
-    const size_t d = sizeof(double);
+    const size_t sd = sizeof(double);
     const size_t ns = total * sizeof(nsm_status);
     const size_t nk = total * sizeof(nsm_policy_kind);
     const uintptr_t st = (uintptr_t)status;
@@ -319,16 +322,16 @@ static int outcome_meta_alias(size_t n, size_t m, const double *M, const double 
     const uintptr_t ac = (uintptr_t)accepted;
     const size_t z = sizeof(size_t);
     const size_t no = opts != NULL ? sizeof *opts : 0;
-    int hit = hits_meta((uintptr_t)M, n * n * d, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)Jn, m * n * d, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)Jt, m * n * d, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)mu, m * d, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)v_minus, n * d, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)v_plus, total * n * d, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)work, nw * d, st, ns, kd, nk, nr, ac) |
+    int hit = hits_meta((uintptr_t)M, n * n * sd, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)Jn, m * n * sd, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)Jt, m * d * n * sd, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)mu, m * sd, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)v_minus, n * sd, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)v_plus, total * n * sd, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)work, nw * sd, st, ns, kd, nk, nr, ac) |
               hits_meta((uintptr_t)opts, no, st, ns, kd, nk, nr, ac) |
-              nsm_overlap_bytes((uintptr_t)opts, no, (uintptr_t)v_plus, total * n * d) |
-              nsm_overlap_bytes((uintptr_t)opts, no, (uintptr_t)work, nw * d) |
+              nsm_overlap_bytes((uintptr_t)opts, no, (uintptr_t)v_plus, total * n * sd) |
+              nsm_overlap_bytes((uintptr_t)opts, no, (uintptr_t)work, nw * sd) |
               nsm_overlap_bytes(st, ns, kd, nk) | nsm_overlap_bytes(st, ns, nr, z) |
               nsm_overlap_bytes(st, ns, ac, z) | nsm_overlap_bytes(kd, nk, nr, z) |
               nsm_overlap_bytes(kd, nk, ac, z) | nsm_overlap_bytes(nr, z, ac, z);
@@ -339,8 +342,8 @@ static int outcome_meta_alias(size_t n, size_t m, const double *M, const double 
 /*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
     requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
                        \valid_read(Jn + (0 .. m*n - 1));
-    requires valid_Jt: Jt == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
-                       \valid_read(Jt + (0 .. m*n - 1));
+    requires valid_Jt: Jt == \null || (d != 1 && d != 2) || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
+                       \valid_read(Jt + (0 .. m*d*n - 1));
     requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
     requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
     requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
@@ -349,17 +352,17 @@ static int outcome_meta_alias(size_t n, size_t m, const double *M, const double 
     requires valid_res: \valid(total_out) && \valid(lw_out) && \separated(total_out, lw_out);
     assigns *total_out, *lw_out;
     ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap && 1 <= *lw_out &&
-                 *lw_out + 2 * m <= lwork &&
+                 *lw_out + 3 * m <= lwork &&
                  *total_out * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
-                 *lw_out + 2 * m <= NSM_MAX_DIM * NSM_MAX_DIM;
+                 *lw_out + 3 * m <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures ok: \result == NSM_OK ==>
       M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-      v_plus != \null && work != \null &&
+      v_plus != \null && work != \null && (d == 1 || d == 2) &&
       1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
       1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000 &&
       1 <= cap;
  */
-static nsm_status outcome_check(size_t n, size_t m, const double *M, const double *Jn,
+static nsm_status outcome_check(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                 const double *Jt, const double *mu, const double *v_minus,
                                 size_t nsamples, size_t hold, size_t cap, const double *v_plus,
                                 const double *work, size_t lwork, size_t *total_out,
@@ -369,13 +372,16 @@ static nsm_status outcome_check(size_t n, size_t m, const double *M, const doubl
         v_plus == NULL || work == NULL) {
         return NSM_ERR_NULL;
     }
+    if (d != 1 && d != 2) {
+        return NSM_ERR_ARG;
+    }
     size_t total = 0;
     size_t lw = 0;
     nsm_status st = outcome_sizes(n, m, nsamples, hold, cap, lwork, &total, &lw);
     if (st != NSM_OK) {
         return st;
     }
-    if (outcome_alias(n, m, M, Jn, Jt, mu, v_minus, v_plus, total * n, work, lw + 2 * m)) {
+    if (outcome_alias(n, m, d, M, Jn, Jt, mu, v_minus, v_plus, total * n, work, lw + 3 * m)) {
         return NSM_ERR_ALIAS;
     }
     *total_out = total;
@@ -521,23 +527,25 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsam
 
 /* Run r of nsm_outcome_set: row r of v_plus, status[r], kind[r]; an input error of run 0 sets
    *stop and is returned with status[0] and kind[0] left unwritten. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                   (d == 1 || d == 2);
     requires sizes: r < cap <= 1000000 && hold >= 1 && 1 <= norders <= 720;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
-                       \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+                       \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1)) &&
                        (opts == \null || \valid_read(opts));
     requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
                         \valid(kind + (0 .. cap - 1));
-    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 2 * m - 1));
+    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 3 * m - 1));
     requires valid_stop: \valid(stop) && \separated(stop, status + (0 .. cap - 1)) &&
                          \separated(stop, kind + (0 .. cap - 1));
     assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1],
-            work[0 .. lw + 2 * m - 1], *stop;
+            work[0 .. lw + 3 * m - 1], *stop;
  */
-static nsm_status outcome_run(size_t n, size_t m, const double *M, const double *Jn,
+static nsm_status outcome_run(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                               const double *Jt, const double *mu, const double *v_minus,
-                              const nsm_impact_opts *opts, size_t r, size_t norders, unsigned long seed, size_t hold,
+                              const nsm_impact_opts *opts, size_t r, size_t norders,
+                              unsigned long seed, size_t hold,
                               size_t cap, double *v_plus, nsm_status *status,
                               nsm_policy_kind *kind, double *work, size_t lw, int *stop)
 {
@@ -550,8 +558,8 @@ static nsm_status outcome_run(size_t n, size_t m, const double *M, const double 
     lemma_row(r, cap, n);
     double *vp = v_plus + r * n;
     nsm_impact_info info;
-    nsm_status st = nsm_impact_solve(n, m, M, Jn, Jt, mu, v_minus, &pol, opts, vp, lam, &info,
-                                     work, lw);
+    nsm_status st = nsm_impact_solve_d(n, m, d, M, Jn, Jt, mu, v_minus, &pol, opts, vp, lam,
+                                       &info, work, lw);
     *stop = 0;
     if (is_input_error(st)) {
         if (r == 0) {
@@ -570,22 +578,23 @@ static nsm_status outcome_run(size_t n, size_t m, const double *M, const double 
 }
 
 /* The runs of nsm_outcome_set on validated arguments; *acc counts the accepted ones. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                   (d == 1 || d == 2);
     requires sizes: 1 <= total <= cap <= 1000000 && hold >= 1;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
-                       \valid_read(Jt + (0 .. m*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+                       \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1)) && (opts == \null || \valid_read(opts));
     requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
                         \valid(kind + (0 .. cap - 1)) && \valid(acc);
-    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 2 * m - 1));
+    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 3 * m - 1));
     requires sep: \separated(acc, status + (0 .. cap - 1)) && \separated(acc, kind + (0 .. cap - 1)) &&
                   \separated(acc, v_plus + (0 .. cap * n - 1)) &&
-                  \separated(acc, work + (0 .. lw + 2 * m - 1));
+                  \separated(acc, work + (0 .. lw + 3 * m - 1));
     assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1],
-            work[0 .. lw + 2 * m - 1], *acc;
+            work[0 .. lw + 3 * m - 1], *acc;
     ensures first_ok: \result == NSM_OK ==> *acc <= total;
  */
-static nsm_status outcome_runs(size_t n, size_t m, const double *M, const double *Jn,
+static nsm_status outcome_runs(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                const double *Jt, const double *mu, const double *v_minus,
                                const nsm_impact_opts *opts, size_t total, unsigned long seed,
                                size_t hold, size_t cap, double *v_plus, nsm_status *status,
@@ -596,12 +605,12 @@ static nsm_status outcome_runs(size_t n, size_t m, const double *M, const double
     /*@ loop invariant 0 <= r <= total;
         loop invariant 0 <= *acc <= r;
         loop assigns r, *acc, v_plus[0 .. cap * n - 1],
-                     status[0 .. cap - 1], kind[0 .. cap - 1], work[0 .. lw + 2 * m - 1];
+                     status[0 .. cap - 1], kind[0 .. cap - 1], work[0 .. lw + 3 * m - 1];
         loop variant total - r;
      */
     for (size_t r = 0; r < total; r++) {
         int stop = 0;
-        nsm_status st = outcome_run(n, m, M, Jn, Jt, mu, v_minus, opts, r, norders, seed, hold,
+        nsm_status st = outcome_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, r, norders, seed, hold,
                                     cap, v_plus, status, kind, work, lw, &stop);
         if (stop) {
             return st;
@@ -613,29 +622,29 @@ static nsm_status outcome_runs(size_t n, size_t m, const double *M, const double
     return NSM_OK;
 }
 
-nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn,
-                           const double *Jt, const double *mu, const double *v_minus,
-                           const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
-                           size_t hold, size_t cap, double *v_plus, nsm_status *status,
-                           nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
-                           double *work, size_t lwork)
+nsm_status nsm_outcome_set_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                             const double *Jt, const double *mu, const double *v_minus,
+                             const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
+                             size_t hold, size_t cap, double *v_plus, nsm_status *status,
+                             nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
+                             double *work, size_t lwork)
 {
     if (status == NULL || kind == NULL || nruns == NULL || accepted == NULL) {
         return NSM_ERR_NULL;
     }
     size_t total = 0;
     size_t lw = 0;
-    nsm_status st = outcome_check(n, m, M, Jn, Jt, mu, v_minus, nsamples, hold, cap, v_plus,
+    nsm_status st = outcome_check(n, m, d, M, Jn, Jt, mu, v_minus, nsamples, hold, cap, v_plus,
                                   work, lwork, &total, &lw);
     if (st != NSM_OK) {
         return st;
     }
-    if (outcome_meta_alias(n, m, M, Jn, Jt, mu, v_minus, v_plus, total, work, lw + 2 * m, opts,
-                           status, kind, nruns, accepted)) {
+    if (outcome_meta_alias(n, m, d, M, Jn, Jt, mu, v_minus, v_plus, total, work, lw + 3 * m,
+                           opts, status, kind, nruns, accepted)) {
         return NSM_ERR_ALIAS;
     }
     size_t acc = 0;
-    st = outcome_runs(n, m, M, Jn, Jt, mu, v_minus, opts, total, seed, hold, cap, v_plus,
+    st = outcome_runs(n, m, d, M, Jn, Jt, mu, v_minus, opts, total, seed, hold, cap, v_plus,
                       status, kind, work, lw, &acc);
     if (st != NSM_OK) {
         return st;
@@ -643,4 +652,15 @@ nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn
     *nruns = total;
     *accepted = acc;
     return NSM_OK;
+}
+
+nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn,
+                           const double *Jt, const double *mu, const double *v_minus,
+                           const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
+                           size_t hold, size_t cap, double *v_plus, nsm_status *status,
+                           nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
+                           double *work, size_t lwork)
+{
+    return nsm_outcome_set_d(n, m, 1, M, Jn, Jt, mu, v_minus, opts, nsamples, seed, hold, cap,
+                             v_plus, status, kind, nruns, accepted, work, lwork);
 }
