@@ -367,10 +367,20 @@ static void add_run(cJSON *obj, const imp_problem *p, const double *vp, const do
     cJSON_AddNumberToObject(obj, "steps", (double)info->steps);
 }
 
-/* The hull of the accepted outcomes' projection i (rows 2i, 2i + 1 of "project"). */
+/* The hull of the accepted outcomes' projection i (rows 2i, 2i + 1 of "project"); NULL when
+   out of memory. */
 static cJSON *set_hull(const imp_problem *p, size_t i, size_t nout, const double *vps,
                        const unsigned char *ok)
 {
+    double *x = calloc(nout + 1, sizeof *x), *y = calloc(nout + 1, sizeof *y);
+    size_t *idx = calloc(nout + 1, sizeof *idx), *hull = calloc(nout + 1, sizeof *hull);
+    if (x == NULL || y == NULL || idx == NULL || hull == NULL) {
+        free(x);
+        free(y);
+        free(idx);
+        free(hull);
+        return NULL;
+    }
     cJSON *h = cJSON_CreateObject();
     cJSON *verts = cJSON_CreateArray();
     cJSON *rows = cJSON_CreateArray();
@@ -378,11 +388,9 @@ static cJSON *set_hull(const imp_problem *p, size_t i, size_t nout, const double
     cJSON_AddItemToArray(rows, cJSON_CreateNumber((double)(2 * i + 1)));
     cJSON_AddItemToObject(h, "rows", rows);
     cJSON_AddItemToObject(h, "vertices", verts);
-    double *x = calloc(nout + 1, sizeof *x), *y = calloc(nout + 1, sizeof *y);
-    size_t *idx = calloc(nout + 1, sizeof *idx), *hull = calloc(nout + 1, sizeof *hull);
     size_t np = 0, nh = 0;
     const double *ax = p->project + 2 * i * p->n, *ay = ax + p->n;
-    for (size_t r = 0; x != NULL && y != NULL && r < nout; r++) {
+    for (size_t r = 0; r < nout; r++) {
         if (!ok[r]) {
             continue;
         }
@@ -395,8 +403,7 @@ static cJSON *set_hull(const imp_problem *p, size_t i, size_t nout, const double
         y[np] = b;
         np++;
     }
-    if (np > 0 && idx != NULL && hull != NULL &&
-        nsm_hull2d(np, x, y, idx, hull, &nh) == NSM_OK) {
+    if (np > 0 && nsm_hull2d(np, x, y, idx, hull, &nh) == NSM_OK) {
         for (size_t k = 0; k < nh; k++) {
             double pt[2] = {x[hull[k]], y[hull[k]]};
             cJSON_AddItemToArray(verts, cli_vector_json(2, pt));
@@ -482,7 +489,12 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     cJSON *hulls = cJSON_CreateArray();
     cJSON_AddItemToObject(res, "hull", hulls);
     for (size_t i = 0; i < p->nproj; i++) {
-        cJSON_AddItemToArray(hulls, set_hull(p, i, total, vps, ok));
+        cJSON *h = set_hull(p, i, total, vps, ok);
+        if (h == NULL) {
+            cli_fail(e, "out of memory");
+            goto done;
+        }
+        cJSON_AddItemToArray(hulls, h);
     }
     *out = res;
     res = NULL;
