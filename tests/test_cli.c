@@ -746,6 +746,109 @@ static void test_impact_set(void)
     free(err);
 }
 
+/* A JSON matrix field (rows of cols numbers) into x, row-major. */
+static void json_matrix(const cJSON *pb, const char *name, size_t rows, size_t cols, double *x)
+{
+    const cJSON *a = cJSON_GetObjectItem(pb, name);
+    CU_ASSERT_FATAL(cJSON_GetArraySize(a) == (int)rows);
+    for (size_t i = 0; i < rows; i++) {
+        const cJSON *row = cJSON_GetArrayItem(a, (int)i);
+        for (size_t j = 0; j < cols; j++) {
+            x[i * cols + j] = cJSON_GetArrayItem(row, (int)j)->valuedouble;
+        }
+    }
+}
+
+/*
+ * docs/cli.md, "set" on spatial contacts (tangent_dim 2): the spinning block of
+ * examples/problems/impact_spatial_spinning_block.json gives the runs of nsm_outcome_set_d,
+ * and every accepted outcome balances momentum with its (t1, t2, n) impulses and does not
+ * gain energy.
+ */
+static void test_impact_set_spatial(void)
+{
+    char *text = slurp("examples/problems/impact_spatial_spinning_block.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    cJSON *pb = cJSON_Parse(text);
+    free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+    enum { NH = 16, N = 6, K = 2 };
+    cJSON_AddStringToObject(pb, "policy", "set");
+    cJSON_AddNumberToObject(pb, "samples", NH);
+    cJSON_AddNumberToObject(pb, "steps", 400);
+    char path[128];
+    snprintf(path, sizeof path, "%s/set_spatial.json", tmpdir);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    char *printed = cJSON_PrintUnformatted(pb);
+    fputs(printed, fp);
+    fclose(fp);
+    free(printed);
+    double M[N * N], Jn[K * N], Jt[2 * K * N], mu[K], v[N];
+    json_matrix(pb, "M", N, N, M);
+    json_matrix(pb, "Jn", K, N, Jn);
+    json_matrix(pb, "Jt", 2 * K, N, Jt);
+    for (int c = 0; c < K; c++) {
+        mu[c] = cJSON_GetArrayItem(cJSON_GetObjectItem(pb, "mu"), c)->valuedouble;
+    }
+    for (int i = 0; i < N; i++) {
+        v[i] = cJSON_GetArrayItem(cJSON_GetObjectItem(pb, "v"), i)->valuedouble;
+    }
+    cJSON_Delete(pb);
+    char *out, *err;
+    cJSON *res = impact_result(path, "set", &out, &err);
+    const size_t total = nsm_outcome_count(K, NH);
+    static double work[4096], vplus[(NH + 37) * N];
+    static nsm_status status[NH + 37];
+    static nsm_policy_kind kind[NH + 37];
+    size_t nruns = 0, acc = 0;
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 400;
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_d(N, K, 2, M, Jn, Jt, mu, v, &opts, NH, 0, 400,
+                                            NH + 37, vplus, status, kind, &nruns, &acc, work,
+                                            nsm_outcome_work(N, K)),
+                          NSM_OK);
+    const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(outs), (int)total);
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "accepted")->valuedouble, (double)acc);
+    CU_ASSERT(2 * acc >= total); /* the checks below are not vacuous */
+    double e0 = 0.0;
+    for (int i = 0; i < N; i++) {
+        e0 += 0.5 * M[i * N + i] * v[i] * v[i]; /* M is diagonal */
+    }
+    for (size_t r = 0; r < total; r++) {
+        const cJSON *o = cJSON_GetArrayItem(outs, (int)r);
+        if (strcmp(cJSON_GetObjectItem(o, "status")->valuestring, "ok") != 0) {
+            CU_ASSERT(status[r] != NSM_OK);
+            continue;
+        }
+        double vp[N], ln[K], lt[2 * K], e1 = 0.0;
+        for (int i = 0; i < N; i++) {
+            vp[i] = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "v_plus"), i)->valuedouble;
+            CU_ASSERT(fabs(vp[i] - vplus[r * N + i]) <= 1e-15);
+            e1 += 0.5 * M[i * N + i] * vp[i] * vp[i];
+        }
+        for (int c = 0; c < K; c++) {
+            ln[c] = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "impulse_n"), c)->valuedouble;
+            lt[2 * c] = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "impulse_t"), 2 * c)->valuedouble;
+            lt[2 * c + 1] =
+                cJSON_GetArrayItem(cJSON_GetObjectItem(o, "impulse_t"), 2 * c + 1)->valuedouble;
+        }
+        for (int i = 0; i < N; i++) {
+            double lhs = M[i * N + i] * (vp[i] - v[i]), rhs = 0.0;
+            for (int c = 0; c < K; c++) {
+                rhs += Jn[c * N + i] * ln[c] + Jt[(2 * c) * N + i] * lt[2 * c] +
+                       Jt[(2 * c + 1) * N + i] * lt[2 * c + 1];
+            }
+            CU_ASSERT(fabs(lhs - rhs) <= 1e-9);
+        }
+        CU_ASSERT(e1 <= e0 * (1.0 + 1e-9));
+    }
+    cJSON_Delete(res);
+    free(out);
+    free(err);
+}
+
 /*
  * Exit status 3 of a single impact run with a non-ok status: the complete result on standard
  * output, whose status says why, and one line on standard error. A particle wedged between
@@ -984,6 +1087,8 @@ static CU_TestInfo cli_tests[] = {
      test_impact_bangbang},
     {"set: the library's runs with their sources, impulses in balance, hulls around them",
      test_impact_set},
+    {"set on spatial contacts: the library's runs, momentum balance, energy",
+     test_impact_set_spatial},
     {"sample run on a terminal: progress line on standard error", test_progress_on_terminal},
     {"exit 3 of a single impact run: result printed, one line", test_exit3_prints_result},
     {"impact: steps and fw_iters fields; not_certified is its own status",
