@@ -44,22 +44,35 @@ static char *slurp(const char *path)
     return s;
 }
 
-/* Writes the problem file src, with "samples" replaced by samples, to path. */
-static void write_with_samples(const char *src, double samples, const char *path)
+/* The JSON document in the file at path (the caller deletes it). */
+static cJSON *load_json(const char *path)
 {
-    char *pb = slurp(src);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
-    cJSON *doc = cJSON_Parse(pb);
-    free(pb);
+    char *text = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
     CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-    cJSON_ReplaceItemInObject(doc, "samples", cJSON_CreateNumber(samples));
+    return doc;
+}
+
+/* Writes doc to the file at path. */
+static void save_json(const cJSON *doc, const char *path)
+{
     char *text = cJSON_Print(doc);
-    cJSON_Delete(doc);
     FILE *fp = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fputs(text, fp);
     fclose(fp);
     free(text);
+}
+
+/* Writes the problem file src, with "samples" replaced by samples, to path. */
+static void write_with_samples(const char *src, double samples, const char *path)
+{
+    cJSON *doc = load_json(src);
+    cJSON_ReplaceItemInObject(doc, "samples", cJSON_CreateNumber(samples));
+    save_json(doc, path);
+    cJSON_Delete(doc);
 }
 
 /* Runs 'nsm cmd file'; returns the exit status, stdout and stderr in malloc'd strings. */
@@ -767,23 +780,14 @@ static void json_matrix(const cJSON *pb, const char *name, size_t rows, size_t c
  */
 static void test_impact_set_spatial(void)
 {
-    char *text = slurp("examples/problems/impact_spatial_spinning_block.json");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    cJSON *pb = cJSON_Parse(text);
-    free(text);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+    cJSON *pb = load_json("examples/problems/impact_spatial_spinning_block.json");
     enum { NH = 16, N = 6, K = 2 };
     cJSON_AddStringToObject(pb, "policy", "set");
     cJSON_AddNumberToObject(pb, "samples", NH);
     cJSON_AddNumberToObject(pb, "steps", 400);
     char path[128];
     snprintf(path, sizeof path, "%s/set_spatial.json", tmpdir);
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    char *printed = cJSON_PrintUnformatted(pb);
-    fputs(printed, fp);
-    fclose(fp);
-    free(printed);
+    save_json(pb, path);
     double M[N * N], Jn[K * N], Jt[2 * K * N], mu[K], v[N];
     json_matrix(pb, "M", N, N, M);
     json_matrix(pb, "Jn", K, N, Jn);
