@@ -284,6 +284,14 @@ static int p_redundant(nsm_rng *rng, void *ctx, char *msg, size_t len)
         return 1;
     }
     double e1 = rel_err(n, q_red, q_full), e2 = rel_err(n, q_red, q_ref);
+    /* the LQ rank decision of the dynamics equals the SVD decision of the projector */
+    size_t r_svd = 0;
+    double Pp[NMAX * NMAX], Qp[NMAX * NMAX], Xp[NMAX * MMAX];
+    if (nsm_proj_projector(n, m, A, o.rank_rtol, &r_svd, Pp, Qp, Xp, g_work, g_lwork) != NSM_OK ||
+        r_svd != i1.rank) {
+        snprintf(msg, len, "n=%zu m=%zu: LQ rank %zu, SVD rank %zu", n, m, i1.rank, r_svd);
+        return 1;
+    }
     if (i1.rank != m0 || e1 > 1e-9 || e2 > 1e-9) {
         snprintf(msg, len, "n=%zu m=%zu r0=%zu: rank %zu, vs subset %.3g, vs KKT %.3g", n, m, m0,
                  i1.rank, e1, e2);
@@ -441,8 +449,11 @@ static int p_identities(nsm_rng *rng, void *ctx, char *msg, size_t len)
                 snprintf(what, sizeof what, "not bitwise symmetric");
                 break;
             }
-            if (Pdyn[i * n + j] != P[i * n + j]) {
-                snprintf(what, sizeof what, "dynamics P differs from the projector's");
+            /* the dynamics factor A by pivoted LQ, the projector by the SVD: the same P to
+               rounding (1e-12 on entries of magnitude <= 1) */
+            if (fabs(Pdyn[i * n + j] - P[i * n + j]) > 1e-12) {
+                snprintf(what, sizeof what, "dynamics P differs from the projector's by %.3g",
+                         fabs(Pdyn[i * n + j] - P[i * n + j]));
                 break;
             }
         }
@@ -740,7 +751,7 @@ static void test_properties(void)
     static const struct { const char *name; prop_fn fn; } props[] = {
         {"qdd and f_c equal the KKT solve (full-rank A)", p_kkt},
         {"large n (factored PMP): qdd, f_c = KKT, Mbar = PMP + mu Q", p_kkt_large},
-        {"redundant rows give the full-rank subset's qdd", p_redundant},
+        {"redundant rows give the full-rank subset's qdd; LQ rank = SVD rank", p_redundant},
         {"Pdot equals a central difference of P", p_pdot_fd},
         {"qdd and f_c independent of mu", p_mu_independent},
         {"cond(Mbar) at mu* = lmax/lmin+ of PMP", p_cond},
@@ -1028,7 +1039,19 @@ static void test_bad_dynamics(void)
         CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_NOT_FINITE);
         x[0] = keep;
     }
+    /* A of subnormal norm: A⁺ = 1/A_00 is beyond DBL_MAX (projection.h: NSM_ERR_NOT_FINITE),
+       as for nsm_pinv; the rank decision alone (scale-free) would accept it. */
+    double At[3] = {1e-310, 0, 0};
+    CU_ASSERT_EQUAL(DYN(n, m, M, At, &o, qdd, w, lw), NSM_ERR_NOT_FINITE);
+    size_t rk_svd = 0;
+    double Xs[3];
+    CU_ASSERT_EQUAL(nsm_pinv(m, n, At, NSM_RANK_RTOL_DEFAULT, &rk_svd, Xs, w, lw),
+                    NSM_ERR_NOT_FINITE);
     CU_ASSERT(qdd[0] == 5 && qdd[1] == 5 && qdd[2] == 5);
+    /* small but representable: A⁺ = 1e300 */
+    At[0] = 1e-300;
+    CU_ASSERT_EQUAL(DYN(n, m, M, At, &o, qdd, w, lw), NSM_OK);
+    CU_ASSERT_EQUAL(info.rank, 1);
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_OK);
 #undef DYN
     CU_ASSERT_EQUAL(nsm_proj_dynamics_work(0, 1), 0);

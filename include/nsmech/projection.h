@@ -325,7 +325,7 @@ nsm_status nsm_proj_omega(size_t n, const double *Lambda, double *Omega);
 
 /** Options of nsm_proj_dynamics. Initialise with NSM_PROJ_OPTS_DEFAULT and change fields. */
 typedef struct nsm_proj_opts {
-    double rank_rtol;    /**< relative rank tolerance of A, in [0, 1) */
+    double rank_rtol;    /**< relative rank tolerance of A, in [0, 1) (LQ pivots, see below) */
     nsm_mu_mode mu_mode; /**< NSM_MU_OPTIMAL (μ*) or NSM_MU_GIVEN (mu) */
     double mu;           /**< virtual mass for NSM_MU_GIVEN, > 0 */
     int check_spd;       /**< nonzero: verify M is positive definite (Cholesky, n³/3 flops) */
@@ -344,7 +344,7 @@ typedef struct nsm_proj_info {
 /** Workspace (doubles) for nsm_proj_dynamics; 0 if n or m is out of range. */
 /*@ assigns \nothing;
     ensures range: \result == 0 || (1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM &&
-                   \result >= 2*n*m + 5*n*n + 8*n + 2*m);
+                   \result == 4*n*m + m*m + 3*n*n + 8*n + 2*m + 3*m*n + 3*m*m + 3*m);
  */
 size_t nsm_proj_dynamics_work(size_t n, size_t m);
 
@@ -355,17 +355,24 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
  * it does not depend on μ; f_c = −S(f + h − MΩq̇) (n, optional: NULL skips it); *info (rank r
  * and μ used); P (n×n) and M̄ (n×n), each optional (NULL skips).
  * opts may be NULL (NSM_PROJ_OPTS_DEFAULT). q̇ is not required to be admissible (see top).
- * Cost: one SVD of A (nsm_pinv), Q₀ = A⁺A (n²m flops), PMP either as P(MP) (2n³) or, for
- * n >= 24 and 2m < n, in the factored form MP = M − (MA⁺)A, PMP = MP − A⁺(A·MP) (4n²m), one
- * Cholesky of M̄ (and one of M when opts->check_spd), O(n²) vector work. Measured on this
- * code: the factored form is about 3× faster at (n, m) = (60, 24) and slower below n ≈ 24,
- * where per-call overheads of the products dominate.
+ * Method (docs/math.md, "The factorisation of the per-cycle call"): A is factored by
+ * Householder LQ with row pivoting (nsmech's own code, no BLAS call, no allocation), giving
+ * the rank r, an orthonormal basis Y (n×r) of range(Aᵀ) and A⁺; P = I − YYᵀ and
+ * M̄ = M − (YGᵀ + GYᵀ) with G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r update, about
+ * 2n²r + 2nr² multiply-adds; PMP is never formed by n×n products); one Cholesky of M̄ (and one
+ * of M when opts->check_spd); O(n²) vector work.
+ * Rank: pivot k counts when the norm of the chosen row's remaining part exceeds
+ * opts->rank_rtol times the largest row norm of A. The SVD-based functions (nsm_pinv,
+ * nsm_proj_projector) compare singular values with the same tolerance; the two decisions agree
+ * whenever A's singular values have a gap around rtol·σ₁ (exactly redundant rows, as in the
+ * tests); results agree to rounding then (the tests compare P to 1e-12).
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (n = 0, n or m > NSM_MAX_DIM),
  * NSM_ERR_ARG (options out of domain), NSM_ERR_NOT_FINITE (any input), NSM_ERR_NOT_SPD (M not
  * symmetric within sym_rtol, M not positive definite, μ* <= 0 or M̄ not factorisable),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (an output, info included, overlaps an input, another output
- * or work), NSM_ERR_NO_CONVERGENCE (SVD), NSM_ERR_RANK (the SVD reported a rank above min(n, m);
- * a defensive check that the proofs require, not expected to occur).
+ * or work), NSM_ERR_NOT_FINITE also when A⁺ has an entry beyond DBL_MAX (A of tiny norm),
+ * NSM_ERR_RANK (the unpivoted second factorisation of the pseudo-inverse met a zero pivot: a
+ * defensive check, rounding only, not expected to occur).
  */
 /*@ requires valid_in: (M == \null || \valid_read(M + (0 .. n*n - 1))) &&
                        (C == \null || \valid_read(C + (0 .. n*n - 1))) &&
@@ -402,7 +409,7 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                       \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
                       \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
-                      \result == NSM_ERR_NO_CONVERGENCE || \result == NSM_ERR_RANK;
+                      \result == NSM_ERR_RANK;
       ensures bad_opts: \old(opts != \null && (!(0 <= opts->rank_rtol < 1) ||
                           !(opts->sym_rtol >= 0) ||
                           (opts->mu_mode != NSM_MU_OPTIMAL && opts->mu_mode != NSM_MU_GIVEN) ||

@@ -2,24 +2,22 @@
 #include <stdint.h>
 #include "nsmech/projection.h"
 #include "internal.h"
+#include "../linalg/internal.h"
 
-/* Smallest n for which PMP is formed in the factored form (when also 2m < n). */
-#define NSM_PROJ_FACTORED_MIN_N 24u
-
-/* Workspace layout (doubles), all blocks disjoint:
-   X  n·m  A⁺            Y  n·m  MA⁺, then AT (m·n)
-   Q  n·n  A⁺A           P  n·n  I − Q
-   T  n·n  MP, then M̄    B  n·n  PMP
-   L  n·n  Cholesky factor (of M for the SPD check, then of M̄)
+/* Workspace layout (doubles), all blocks disjoint (r <= min(n, m) rows of the m-row blocks
+   are used):
+   X  n·m  A⁺            Yt m·n  Yᵀ, orthonormal rows spanning range(Aᵀ)
+   Ut m·n  YᵀM           Gt m·n  Gᵀ (lowrank.c)          H  m·m  YᵀMY
+   Pw n·n  P             Mb n·n  M̄                       L  n·n  Cholesky factor
    V  8·n  vectors       Z  2·m  vectors
-   then the workspace of nsm_pinv(m, n). */
+   then the workspace of nsm_lq_pinv(m, n) (3nm + 3m² + 3m). */
 size_t nsm_proj_dynamics_work(size_t n, size_t m)
 {
     if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
         return 0;
     }
-    size_t w = nsm_pinv_work(m, n);
-    size_t own = 2u * n * m + 5u * n * n + 8u * n + 2u * m;
+    size_t w = nsm_lq_pinv_work(m, n);
+    size_t own = 4u * n * m + m * m + 3u * n * n + 8u * n + 2u * m;
     if (w > SIZE_MAX - own) {
         return 0;
     }
@@ -169,102 +167,55 @@ static int dyn_finite(size_t n, size_t m, const double *M, const double *C, cons
     return ok != 0 ? 1 : 0;
 }
 
-/* Projector and PMP: X = A⁺ (n·m), Qw = A⁺A (raw), Pw = I − (Qw + Qwᵀ)/2, Bw = PMP (raw);
-   T (n·n) and Y (n·m) are scratch, W (lw) the workspace of nsm_pinv. *r = rank A. */
+/* A⁺, P and M̄ with its Cholesky factor: X = A⁺ and Yt from the pivoted LQ of A
+   (nsm_lq_pinv), Pw = I − YYᵀ, μ from tr(PMP) = tr(M) − tr(YᵀMY), Mb = PMP + μQ by the
+   rank-2r update (lowrank.c), L its factor. Ut, Gt, H and W are scratch. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
     requires rtol: 0 <= rtol < 1;
     requires valid_M: \valid_read(M + (0 .. n*n - 1));
     requires valid_A: m == 0 || \valid_read(A + (0 .. n*m - 1));
-    requires valid_nm: m == 0 || (\valid(X + (0 .. n*m - 1)) && \valid(Y + (0 .. n*m - 1)));
-    requires valid_nn: \valid(Qw + (0 .. n*n - 1)) && \valid(Pw + (0 .. n*n - 1)) &&
-                       \valid(T + (0 .. n*n - 1)) && \valid(Bw + (0 .. n*n - 1));
-    requires valid_W: lw == 0 || \valid(W + (0 .. lw - 1));
-    requires valid_r: \valid(r);
-    requires nonnull: X != \null && W != \null;
-    assigns *r, X[0 .. n*m - 1], Y[0 .. n*m - 1], Qw[0 .. n*n - 1], Pw[0 .. n*n - 1],
-            T[0 .. n*n - 1], Bw[0 .. n*n - 1], W[0 .. lw - 1];
-    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG || \result == NSM_ERR_WORKSPACE ||
-                    \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE ||
-                    \result == NSM_ERR_NO_CONVERGENCE || \result == NSM_ERR_RANK;
+    requires valid_nm: m == 0 || (\valid(X + (0 .. n*m - 1)) && \valid(Yt + (0 .. n*m - 1)) &&
+                                  \valid(Ut + (0 .. n*m - 1)) && \valid(Gt + (0 .. n*m - 1)) &&
+                                  \valid(H + (0 .. m*m - 1)));
+    requires valid_nn: \valid(Pw + (0 .. n*n - 1)) && \valid(Mb + (0 .. n*n - 1)) &&
+                       \valid(L + (0 .. n*n - 1));
+    requires valid_W: \valid(W + (0 .. 3*m*n + 3*m*m + 3*m - 1));
+    requires valid_out: \valid(r) && \valid(mu_out);
+    assigns *r, *mu_out, X[0 .. n*m - 1], Yt[0 .. n*m - 1], Ut[0 .. n*m - 1],
+            Gt[0 .. n*m - 1], H[0 .. m*m - 1], Pw[0 .. n*n - 1], Mb[0 .. n*n - 1],
+            L[0 .. n*n - 1], W[0 .. 3*m*n + 3*m*m + 3*m - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                    \result == NSM_ERR_NOT_SPD || \result == NSM_ERR_RANK;
     ensures rank: \result == NSM_OK ==> *r <= n && *r <= m;
- */
-static nsm_status dyn_pmp(size_t n, size_t m, const double *M, const double *A, double rtol,
-                          double *X, double *Y, double *Qw, double *Pw, double *T, double *Bw,
-                          double *W, size_t lw, size_t *r)
-{
-    size_t nn = n * n;
-    size_t rk = 0;
-    nsm_status st = NSM_OK;
-    if (m > 0u) {
-        st = nsm_pinv(m, n, A, rtol, &rk, X, W, lw);
-        if (st != NSM_OK) {
-            return st;
-        }
-        if (rk > n || rk > m) {
-            return NSM_ERR_RANK;
-        }
-        st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, m, 1.0, X, A, 0.0, Qw);
-        if (st != NSM_OK) {
-            return st;
-        }
-    } else {
-        nsm_proj_i_zero(nn, Qw);
-    }
-    nsm_proj_i_eye_minus(n, Qw, Pw);
-    /* PMP. Factored form MP = M − (MA⁺)A, PMP = MP − A⁺(A·MP): 4n²m flops against 2n³ for
-       P(MP); measured, it wins only for larger n (call overheads dominate below). */
-    if (m > 0u && n >= NSM_PROJ_FACTORED_MIN_N && 2u * m < n) {
-        nsm_proj_i_copy(nn, M, T);
-        st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, m, n, 1.0, M, X, 0.0, Y);
-        if (st == NSM_OK) {
-            st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, m, -1.0, Y, A, 1.0, T);
-        }
-        if (st == NSM_OK) {
-            st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, m, n, n, 1.0, A, T, 0.0, Y);
-        }
-        nsm_proj_i_copy(nn, T, Bw);
-        if (st == NSM_OK) {
-            st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, m, -1.0, X, Y, 1.0, Bw);
-        }
-    } else {
-        st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, M, Pw, 0.0, T);
-        if (st == NSM_OK) {
-            st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, Pw, T, 0.0, Bw);
-        }
-    }
-    if (st != NSM_OK) {
-        return st;
-    }
-    *r = rk;
-    return NSM_OK;
-}
-
-/* μ, M̄ = sym(PMP) + μQ into Mb and its Cholesky factor into L. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
-    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Bw + (0 .. n*n - 1)) &&
-                       \valid_read(Qw + (0 .. n*n - 1));
-    requires valid_out: \valid(Mb + (0 .. n*n - 1)) && \valid(L + (0 .. n*n - 1));
-    requires valid_mu: \valid(mu_out);
-    assigns Mb[0 .. n*n - 1], L[0 .. n*n - 1], *mu_out;
-    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_SPD;
     ensures mu_pos: \result == NSM_OK ==> *mu_out > 0;
  */
-static nsm_status dyn_mbar(size_t n, size_t r, const double *M, const double *Bw,
-                           const double *Qw, nsm_mu_mode mode, double mu, double *Mb, double *L,
-                           double *mu_out)
+static nsm_status dyn_mbar(size_t n, size_t m, const double *M, const double *A, double rtol,
+                           nsm_mu_mode mode, double mu, double *X, double *Yt, double *Ut,
+                           double *Gt, double *H, double *Pw, double *Mb, double *L, double *W,
+                           size_t *r, double *mu_out)
 {
-    size_t nn = n * n;
+    size_t rk = 0;
+    if (m > 0u) {
+        nsm_status st = nsm_lq_pinv(m, n, A, rtol, &rk, X, Yt, W);
+        if (st != NSM_OK) {
+            return st;
+        }
+    }
+    nsm_proj_i_eye_minus_gram(n, rk, Yt, Pw);
+    nsm_proj_i_gram_m(n, rk, M, Yt, Ut, H);
+    double trm = nsm_proj_i_trace(n, M);
     double muv = 0.0;
-    nsm_status st = nsm_proj_i_choose_mu(n, r, nsm_proj_i_trace(n, Bw), nsm_proj_i_trace(n, M),
-                                         mode, mu, &muv);
+    nsm_status st = nsm_proj_i_choose_mu(n, rk, trm - nsm_proj_i_trace(rk, H), trm, mode, mu,
+                                         &muv);
     if (st != NSM_OK) {
         return st;
     }
-    nsm_proj_i_sym_plus(n, Bw, 0.5, 0.5 * muv, Qw, Mb);
-    nsm_proj_i_copy(nn, Mb, L);
+    nsm_proj_i_mbar_update(n, rk, M, Yt, Ut, H, muv, Gt, Mb);
+    nsm_proj_i_copy(n * n, Mb, L);
     if (nsm_chol_factor(n, L) != NSM_OK) {
         return NSM_ERR_NOT_SPD;
     }
+    *r = rk;
     *mu_out = muv;
     return NSM_OK;
 }
@@ -333,7 +284,8 @@ int nsm_proj_i_opts_ok(const nsm_proj_opts *o)
                         (opts->mu_mode != NSM_MU_OPTIMAL && opts->mu_mode != NSM_MU_GIVEN) ||
                         (opts->mu_mode == NSM_MU_GIVEN && !(opts->mu > 0)))
                       ==> \result == NSM_ERR_ARG;
-    ensures room: \result == NSM_OK ==> 2*n*m + 5*n*n + 8*n + 2*m <= lwork;
+    ensures room: \result == NSM_OK ==>
+                  4*n*m + m*m + 3*n*n + 8*n + 2*m + 3*m*n + 3*m*m + 3*m <= lwork;
     ensures opts_ok: \result == NSM_OK && opts != \null ==>
                      0 <= opts->rank_rtol < 1 &&
                      (opts->mu_mode == NSM_MU_OPTIMAL || opts->mu_mode == NSM_MU_GIVEN) &&
@@ -378,7 +330,6 @@ static nsm_status dyn_check(size_t n, size_t m, const double *M, const double *C
 /* The computation of nsm_proj_dynamics on checked arguments: the workspace carved in one
    place, then the pipeline SPD check → projector and PMP → μ and M̄ → q̈ and f_c → outputs. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
-    requires room: 2*n*m + 5*n*n + 8*n + 2*m <= lwork;
     requires rtol: 0 <= rtol < 1;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
                        \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
@@ -389,13 +340,13 @@ static nsm_status dyn_check(size_t n, size_t m, const double *M, const double *C
                         (fc == \null || \valid(fc + (0 .. n - 1))) &&
                         (P == \null || \valid(P + (0 .. n*n - 1))) &&
                         (Mbar == \null || \valid(Mbar + (0 .. n*n - 1)));
-    requires valid_work: \valid(work + (0 .. lwork - 1));
+    requires valid_work: \valid(work + (0 .. 4*n*m + m*m + 3*n*n + 8*n + 2*m + 3*m*n + 3*m*m + 3*m - 1));
     assigns qdd[0 .. n - 1], fc[0 .. n - 1], *info, P[0 .. n*n - 1], Mbar[0 .. n*n - 1],
-            work[0 .. lwork - 1];
+            work[0 .. 4*n*m + m*m + 3*n*n + 8*n + 2*m + 3*m*n + 3*m*m + 3*m - 1];
     ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                     \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
                     \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
-                    \result == NSM_ERR_NO_CONVERGENCE || \result == NSM_ERR_RANK;
+                    \result == NSM_ERR_RANK;
     ensures info: \result == NSM_OK ==> info->rank <= n && info->rank <= m && info->mu > 0;
     ensures sym_P: \result == NSM_OK && P != \null &&
                    \separated(&info->mu, P + (0 .. n*n - 1)) &&
@@ -408,24 +359,22 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
                           const double *A, const double *Adot, const double *f,
                           const double *fg, const double *qd, double rtol, nsm_mu_mode mode,
                           double mu_given, int check_spd, double *qdd, double *fc,
-                          nsm_proj_info *info, double *P, double *Mbar, double *work,
-                          size_t lwork)
+                          nsm_proj_info *info, double *P, double *Mbar, double *work)
 {
     size_t nn = n * n;
     size_t nm = n * m;
     /*@ assert bounds: nn <= NSM_MAX_DIM * NSM_MAX_DIM && nm <= NSM_MAX_DIM * NSM_MAX_DIM; */
     double *X = work;
-    double *Y = work + nm;
-    double *Qw = work + 2u * nm;
-    double *Pw = work + (2u * nm + nn);
-    double *T = work + (2u * nm + 2u * nn);
-    double *Bw = work + (2u * nm + 3u * nn);
-    double *L = work + (2u * nm + 4u * nn);
-    double *V = work + (2u * nm + 5u * nn);
-    double *Z = work + (2u * nm + 5u * nn + 8u * n);
-    size_t own = 2u * nm + 5u * nn + 8u * n + 2u * m;
-    double *W = work + own;
-    size_t lw = lwork - own;
+    double *Yt = work + nm;
+    double *Ut = work + 2u * nm;
+    double *Gt = work + 3u * nm;
+    double *H = work + 4u * nm;
+    double *Pw = work + (4u * nm + m * m);
+    double *Mb = work + (4u * nm + m * m + nn);
+    double *L = work + (4u * nm + m * m + 2u * nn);
+    double *V = work + (4u * nm + m * m + 3u * nn);
+    double *Z = work + (4u * nm + m * m + 3u * nn + 8u * n);
+    double *W = work + (4u * nm + m * m + 3u * nn + 8u * n + 2u * m);
     if (check_spd) {
         nsm_proj_i_copy(nn, M, L);
         if (nsm_chol_factor(n, L) != NSM_OK) {
@@ -433,12 +382,9 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
         }
     }
     size_t r = 0;
-    nsm_status st = dyn_pmp(n, m, M, A, rtol, X, Y, Qw, Pw, T, Bw, W, lw, &r);
-    if (st != NSM_OK) {
-        return st;
-    }
     double mu = 0.0;
-    st = dyn_mbar(n, r, M, Bw, Qw, mode, mu_given, T, L, &mu);
+    nsm_status st = dyn_mbar(n, m, M, A, rtol, mode, mu_given, X, Yt, Ut, Gt, H, Pw, Mb, L, W,
+                             &r, &mu);
     if (st != NSM_OK) {
         return st;
     }
@@ -450,7 +396,7 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
     if (fc != NULL) {
         nsm_proj_i_copy(n, V + 7u * n, fc);
     }
-    dyn_outputs(n, Pw, T, r, mu, P, Mbar, info);
+    dyn_outputs(n, Pw, Mb, r, mu, P, Mbar, info);
     return NSM_OK;
 }
 
@@ -479,7 +425,7 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
         o = *opts;
     }
     return dyn_run(n, m, M, C, A, Adot, f, fg, qd, o.rank_rtol, o.mu_mode, o.mu, o.check_spd,
-                   qdd, fc, info, P, Mbar, work, lwork);
+                   qdd, fc, info, P, Mbar, work);
 }
 
 /* Vectors: V = [lq, lt, v1, v2, v3, v5, qdd, fc] (8n), Z = [a, b] (2m).

@@ -154,6 +154,41 @@ nsm_status nsm_proj_i_choose_mu(size_t n, size_t r, double trace_pmp, double tra
  */
 int nsm_proj_i_opts_ok(const nsm_proj_opts *o);
 
+/** out = I − YtᵀYt (n×n) for Yt (r×n): P from an orthonormal basis of the row space
+    (lowrank.c). Lower triangle computed, then mirrored: exactly symmetric. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_Yt: r == 0 || \valid_read(Yt + (0 .. r*n - 1));
+    requires valid_out: \valid(out + (0 .. n*n - 1));
+    assigns out[0 .. n*n - 1];
+    ensures sym: nsm_sym(out, n);
+ */
+void nsm_proj_i_eye_minus_gram(size_t n, size_t r, const double *Yt, double *out);
+
+/** Ut = Yt·M (r×n) and H = Yt·Utᵀ (r×r): MY and YᵀMY for symmetric M (lowrank.c). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_M: \valid_read(M + (0 .. n*n - 1));
+    requires valid_Yt: r == 0 || \valid_read(Yt + (0 .. r*n - 1));
+    requires valid_out: r == 0 || (\valid(Ut + (0 .. r*n - 1)) && \valid(H + (0 .. r*r - 1)));
+    assigns Ut[0 .. r*n - 1], H[0 .. r*r - 1];
+ */
+void nsm_proj_i_gram_m(size_t n, size_t r, const double *M, const double *Yt, double *Ut,
+                       double *H);
+
+/** Gt = Ut − ½HᵀYt − (μ/2)Yt (r×n) and out = ½(M + Mᵀ) − (YtᵀGt + GtᵀYt) (n×n): M̄ = PMP + μQ
+    from the basis (lowrank.c). Lower triangle computed, then mirrored: exactly symmetric. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_M: \valid_read(M + (0 .. n*n - 1));
+    requires valid_r: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) &&
+                                 \valid_read(Ut + (0 .. r*n - 1)) &&
+                                 \valid_read(H + (0 .. r*r - 1)) && \valid(Gt + (0 .. r*n - 1)));
+    requires valid_out: \valid(out + (0 .. n*n - 1));
+    assigns Gt[0 .. r*n - 1], out[0 .. n*n - 1];
+    ensures sym: nsm_sym(out, n);
+ */
+void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Yt,
+                            const double *Ut, const double *H, double mu, double *Gt,
+                            double *out);
+
 /** Vector part of nsm_proj_dynamics (see dynamics.c): V (8n) receives q̈ at V + 6n and f_c at
     V + 7n (when want_fc); Z (2m) is scratch. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
