@@ -356,11 +356,13 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
  * and μ used); P (n×n) and M̄ (n×n), each optional (NULL skips).
  * opts may be NULL (NSM_PROJ_OPTS_DEFAULT). q̇ is not required to be admissible (see top).
  * Method (docs/math.md, "The factorisation of the per-cycle call"): A is factored by
- * Householder LQ with row pivoting (nsmech's own code, no BLAS call, no allocation), giving
- * the rank r, an orthonormal basis Y (n×r) of range(Aᵀ) and A⁺; P = I − YYᵀ and
- * M̄ = M − (YGᵀ + GYᵀ) with G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r update, about
- * 2n²r + 2nr² multiply-adds; PMP is never formed by n×n products); one Cholesky of M̄ (and one
- * of M when opts->check_spd); O(n²) vector work.
+ * Householder LQ with row pivoting (nsmech's own code), giving the rank r, an orthonormal
+ * basis Y (n×r) of range(Aᵀ) and A⁺; P = I − YYᵀ and M̄ = M − (YGᵀ + GYᵀ) with
+ * G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r update, about 2n²r + 2nr² multiply-adds
+ * by the symmetric level-3 BLAS routines dsyrk, dsymm and dsyr2k; PMP is never formed by n×n
+ * products, and no dgemm is called); one Cholesky of M̄ (and one of M when opts->check_spd);
+ * O(n²) vector work. M is read as symmetric from its lower triangle in P M P (the q̈ formula
+ * uses all of M).
  * Rank: pivot k counts when the norm of the chosen row's remaining part exceeds
  * opts->rank_rtol times the largest row norm of A. The SVD-based functions (nsm_pinv,
  * nsm_proj_projector) compare singular values with the same tolerance; the two decisions agree

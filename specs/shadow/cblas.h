@@ -5,8 +5,8 @@
  * They are not proved. They state, for exactly the way nsmech calls these routines —
  * row-major storage, unit vector increments, packed leading dimensions (lda = number of
  * stored columns), all dimensions between 1 and NSM_MAX_DIM — which ranges the reference BLAS
- * reads and which range it writes. Every call site in src/linalg establishes these
- * preconditions; the BLAS implementation itself (OpenBLAS/reference BLAS) is trusted, and its
+ * reads and which range it writes. Every call site (src/linalg/blas.c, src/linalg/svd.c,
+ * src/projection/lowrank.c) establishes these preconditions; the BLAS implementation itself (OpenBLAS/reference BLAS) is trusted, and its
  * numerical results are checked by the tests against plain loops.
  *
  * Non-overlap of the output with the inputs is not stated here: nsmech checks it at run time
@@ -20,9 +20,11 @@ enum CBLAS_ORDER { CblasRowMajor = 101, CblasColMajor = 102 };
 enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113,
                        CblasConjNoTrans = 114 };
 enum CBLAS_UPLO { CblasUpper = 121, CblasLower = 122 };
+enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 };
 typedef enum CBLAS_ORDER CBLAS_ORDER;
 typedef enum CBLAS_TRANSPOSE CBLAS_TRANSPOSE;
 typedef enum CBLAS_UPLO CBLAS_UPLO;
+typedef enum CBLAS_SIDE CBLAS_SIDE;
 typedef enum CBLAS_ORDER CBLAS_LAYOUT;
 
 /* C (M×N) = alpha·op(A)·op(B) + beta·C; A stored M×K (NoTrans) or K×M (Trans), B stored K×N
@@ -77,5 +79,46 @@ void cblas_dgemv(const enum CBLAS_ORDER order, const enum CBLAS_TRANSPOSE trans,
 void cblas_dsyrk(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo,
                  const enum CBLAS_TRANSPOSE Trans, const int N, const int K, const double alpha,
                  const double *A, const int lda, const double beta, double *C, const int ldc);
+
+/* C (M×N) = alpha·A·B + beta·C (Side = Left, A symmetric M×M) or alpha·B·A + beta·C (Side =
+   Right, A symmetric N×N); only the Uplo triangle of A is read; B stored M×N. */
+/*@ requires row_major: Order == CblasRowMajor;
+    requires side: Side == CblasLeft || Side == CblasRight;
+    requires lower: Uplo == CblasLower;
+    requires dims: 1 <= M <= 1024 && 1 <= N <= 1024;
+    requires lda: lda == (Side == CblasLeft ? M : N);
+    requires ldb: ldb == N;
+    requires ldc: ldc == N;
+    requires valid_A_left: Side == CblasLeft ==> \valid_read(A + (0 .. M*M - 1));
+    requires valid_A_right: Side == CblasRight ==> \valid_read(A + (0 .. N*N - 1));
+    requires valid_B: \valid_read(B + (0 .. M*N - 1));
+    requires valid_C: \valid(C + (0 .. M*N - 1));
+    assigns C[0 .. M*N - 1] \from alpha, A[0 .. (Side == CblasLeft ? M*M : N*N) - 1],
+                                  B[0 .. M*N - 1], beta, C[0 .. M*N - 1];
+ */
+void cblas_dsymm(const enum CBLAS_ORDER Order, const enum CBLAS_SIDE Side,
+                 const enum CBLAS_UPLO Uplo, const int M, const int N, const double alpha,
+                 const double *A, const int lda, const double *B, const int ldb,
+                 const double beta, double *C, const int ldc);
+
+/* Lower triangle of C (N×N) = alpha·(op(A)·op(B)ᵀ + op(B)·op(A)ᵀ) + beta·C; A and B stored N×K
+   (NoTrans) or K×N (Trans). */
+/*@ requires row_major: Order == CblasRowMajor;
+    requires lower: Uplo == CblasLower;
+    requires trans: Trans == CblasNoTrans || Trans == CblasTrans;
+    requires dims: 1 <= N <= 1024 && 1 <= K <= 1024;
+    requires lda: lda == (Trans == CblasNoTrans ? K : N);
+    requires ldb: ldb == (Trans == CblasNoTrans ? K : N);
+    requires ldc: ldc == N;
+    requires valid_A: \valid_read(A + (0 .. N*K - 1));
+    requires valid_B: \valid_read(B + (0 .. N*K - 1));
+    requires valid_C: \valid(C + (0 .. N*N - 1));
+    assigns C[0 .. N*N - 1] \from alpha, A[0 .. N*K - 1], B[0 .. N*K - 1], beta,
+                                  C[0 .. N*N - 1];
+ */
+void cblas_dsyr2k(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo,
+                  const enum CBLAS_TRANSPOSE Trans, const int N, const int K, const double alpha,
+                  const double *A, const int lda, const double *B, const int ldb,
+                  const double beta, double *C, const int ldc);
 
 #endif

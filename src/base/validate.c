@@ -4,19 +4,26 @@
 
 int nsm_all_finite(size_t len, const double *x)
 {
+    /* x - x is 0 exactly for finite x and NaN for NaN and +-Inf (this needs no <math.h> and is
+       immune to the sign of zero); a NaN term makes the sum NaN. Two partial sums and no early
+       exit, so that compilers turn the scan into SIMD operations (inputs are scanned on every
+       call of a public function). */
+    double a0 = 0.0;
+    double a1 = 0.0;
+    size_t i = 0;
     /*@ loop invariant 0 <= i <= len;
-        loop assigns i;
+        loop assigns i, a0, a1;
         loop variant len - i;
      */
-    for (size_t i = 0; i < len; i++) {
-        /* x - x is 0 exactly for finite x and NaN for NaN and +-Inf; this needs no <math.h>
-           and is immune to the sign of zero. */
-        double d = x[i] - x[i];
-        if (!(d == 0.0)) {
-            return 0;
-        }
+    while (len - i >= 2u) {
+        a0 += x[i] - x[i];
+        a1 += x[i + 1u] - x[i + 1u];
+        i += 2u;
     }
-    return 1;
+    if (i < len) {
+        a0 += x[i] - x[i];
+    }
+    return (a0 + a1 == 0.0) ? 1 : 0;
 }
 
 int nsm_dim_ok(size_t n)

@@ -1,25 +1,7 @@
 /* Cholesky factorisation and solves (nsmech's own code, row-major, lower triangle). */
 #include "nsmech/linalg.h"
+#include "internal.h"
 #include "../nsm_math.h"
-
-/* a[0 .. len-1] · b[0 .. len-1]. */
-/*@ requires len: len <= NSM_MAX_DIM;
-    requires valid_a: \valid_read(a + (0 .. len - 1));
-    requires valid_b: \valid_read(b + (0 .. len - 1));
-    assigns \nothing;
- */
-static double dot_n(size_t len, const double *a, const double *b)
-{
-    double s = 0.0;
-    /*@ loop invariant 0 <= i <= len;
-        loop assigns i, s;
-        loop variant len - i;
-     */
-    for (size_t i = 0; i < len; i++) {
-        s += a[i] * b[i];
-    }
-    return s;
-}
 
 /* 1 if the lower triangle (diagonal included) of the n×n matrix A is finite, else 0. */
 /*@ requires dim: n <= NSM_MAX_DIM;
@@ -53,7 +35,7 @@ static int chol_column(size_t n, size_t j, double *A)
 {
     /*@ assert rowj: j*n + n <= n*n; */
     double *Lj = A + j * n;
-    double d = Lj[j] - dot_n(j, Lj, Lj);
+    double d = Lj[j] - nsm_vec_dot(j, Lj, Lj);
     /* A pivot that is not positive, or not finite (x - x != 0 for NaN and infinities). */
     if (!(d > 0.0) || !(d - d == 0.0)) {
         return 0;
@@ -67,7 +49,7 @@ static int chol_column(size_t n, size_t j, double *A)
     for (size_t i = j + 1u; i < n; i++) {
         /*@ assert rowi: i*n + n <= n*n; */
         double *Li = A + i * n;
-        Li[j] = (Li[j] - dot_n(j, Li, Lj)) / ljj;
+        Li[j] = (Li[j] - nsm_vec_dot(j, Li, Lj)) / ljj;
     }
     return 1;
 }

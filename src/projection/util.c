@@ -1,5 +1,6 @@
 /* Plain-loop helpers of the projection module (internal.h). */
 #include "internal.h"
+#include "../linalg/internal.h"
 
 void nsm_proj_i_copy(size_t len, const double *x, double *out)
 {
@@ -32,15 +33,7 @@ void nsm_proj_i_mv(size_t rows, size_t cols, double s, const double *A, const do
      */
     for (size_t i = 0; i < rows; i++) {
         /*@ assert row_in: i*cols + cols <= rows*cols; */
-        double acc = 0.0;
-        /*@ loop invariant 0 <= j <= cols;
-            loop assigns j, acc;
-            loop variant cols - j;
-         */
-        for (size_t j = 0; j < cols; j++) {
-            acc += A[i * cols + j] * x[j];
-        }
-        y[i] = s * acc;
+        y[i] = s * nsm_vec_dot(cols, A + i * cols, x);
     }
 }
 
