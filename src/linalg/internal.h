@@ -31,6 +31,14 @@ double nsm_vec_sumsq(size_t len, const double *x);
  */
 void nsm_vec_axpy(size_t len, double w, const double *x, double *y);
 
+/** Largest magnitude of x[0 .. len-1], 0 for len = 0 (vec.c; the scale of svd.c and lq.c). */
+/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid: \valid_read(x + (0 .. len - 1));
+    assigns \nothing;
+    ensures nonneg: \result >= 0;
+ */
+double nsm_vec_absmax(size_t len, const double *x);
+
 /** Workspace (doubles) of nsm_lq_pinv for an m×n matrix: 3mn + 3m² + 3m. */
 /*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
     assigns \nothing;

@@ -378,18 +378,7 @@ nsm_status nsm_lq_pinv(size_t m, size_t n, const double *A, double rtol, size_t 
     double *tau = work + (3u * mn + 3u * mm);
     double *tau2 = tau + m;
     double *done = tau + 2u * m;
-    double a = 0.0;
-    /*@ loop invariant 0 <= i <= mn;
-        loop invariant nonneg: a >= 0;
-        loop assigns i, a;
-        loop variant mn - i;
-     */
-    for (size_t i = 0; i < mn; i++) {
-        double v = fabs(A[i]);
-        if (v > a) {
-            a = v;
-        }
-    }
+    double a = nsm_vec_absmax(mn, A);
     size_t r = 0;
     if (a > 0.0) {
         /*@ loop invariant 0 <= i <= mn;

@@ -11,6 +11,7 @@
 #include <float.h>
 #include <cblas.h>
 #include "nsmech/linalg.h"
+#include "internal.h"
 #include "../nsm_math.h"
 
 /* a[0 .. len-1] · b[0 .. len-1]. */
@@ -47,29 +48,6 @@ static void axpy_neg(size_t len, double w, const double *x, double *y)
     for (size_t i = 0; i < len; i++) {
         y[i] -= w * x[i];
     }
-}
-
-/* Largest magnitude of x[0 .. len-1] (0 for len = 0). */
-/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires valid_x: \valid_read(x + (0 .. len - 1));
-    assigns \nothing;
-    ensures nonneg: \result >= 0;
- */
-static double absmax(size_t len, const double *x)
-{
-    double big = 0.0;
-    /*@ loop invariant 0 <= i <= len;
-        loop invariant big >= 0;
-        loop assigns i, big;
-        loop variant len - i;
-     */
-    for (size_t i = 0; i < len; i++) {
-        double a = fabs(x[i]);
-        if (a > big) {
-            big = a;
-        }
-    }
-    return big;
 }
 
 /* Rotate the pair (x, y) of length len: x ← c·x − s·y, y ← s·x + c·y. */
@@ -302,7 +280,7 @@ static nsm_status svd_core(size_t m, size_t n, const double *A, double *work, do
     double *H = work;
     double *R = work + p * q;
     double *sw = work + p * q + p * p;
-    double b = absmax(m * n, A);
+    double b = nsm_vec_absmax(m * n, A);
     *big = b;
     if (b == 0.0) {
         /*@ loop invariant 0 <= i <= p * (m + n + 1);

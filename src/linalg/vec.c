@@ -1,11 +1,13 @@
 /*
- * Vector kernels of the per-cycle factorisation (contracts in src/linalg/internal.h), used by
- * lq.c and by src/projection/lowrank.c. They are written two or four entries per iteration so
- * that GCC at -O2 (whose cost model vectorises no loop that needs a scalar epilogue) and clang
- * pack them into SIMD operations. The partial sums of nsm_vec_dot and nsm_vec_sumsq are added
- * at the end in a fixed order: deterministic, though not the order of a sequential sum.
+ * Vector kernels of the linalg module (contracts in src/linalg/internal.h), used by lq.c,
+ * svd.c, chol.c and src/projection. Dot, sum of squares and axpy are written two or four
+ * entries per iteration so that GCC at -O2 (whose cost model vectorises no loop that needs a
+ * scalar epilogue) and clang pack them into SIMD operations. The partial sums of nsm_vec_dot
+ * and nsm_vec_sumsq are added at the end in a fixed order: deterministic, though not the order
+ * of a sequential sum.
  */
 #include "internal.h"
+#include "../nsm_math.h"
 
 double nsm_vec_dot(size_t len, const double *a, const double *b)
 {
@@ -84,4 +86,21 @@ void nsm_vec_axpy(size_t len, double w, const double *x, double *y)
     if (i < len) {
         y[i] += w * x[i];
     }
+}
+
+double nsm_vec_absmax(size_t len, const double *x)
+{
+    double big = 0.0;
+    /*@ loop invariant 0 <= i <= len;
+        loop invariant nonneg: big >= 0;
+        loop assigns i, big;
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        double a = fabs(x[i]);
+        if (a > big) {
+            big = a;
+        }
+    }
+    return big;
 }
