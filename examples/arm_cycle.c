@@ -152,8 +152,8 @@ static int cycle(const arm_model *a, int contact, int project, const double *q, 
     if (!ok(nsm_gemv(NSM_NO_TRANS, N, K, 1.0, b->B, tau, 0.0, b->f), "nsm_gemv(B tau)")) {
         return -1;
     }
-    /* 3. the per-cycle call: q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇ (docs/math.md, eq. 27 corrected),
-          f_c = −S(f + h − MΩq̇), info (rank r, μ), P and M̄ */
+    /* 3. the per-cycle call: q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇ (docs/math.md (P12); [D] eq. 27,
+          corrected), f_c = −S(f + h − MΩq̇) ((P13); [D] eq. 29), info (rank r, μ), P and M̄ */
     const nsm_proj_opts opts = NSM_PROJ_OPTS_DEFAULT;
     nsm_proj_info free_info;
     if (!ok(nsm_proj_dynamics(N, m, b->M, b->C, b->A, b->Ad, b->f, b->fg, qd, &opts, b->qdd,
@@ -184,8 +184,9 @@ static int cycle(const arm_model *a, int contact, int project, const double *q, 
     }
     rs->max_Aqd = fmax(rs->max_Aqd, b->Aqd);
     rs->max_gap = fmax(rs->max_gap, b->gap);
-    /* 5. residuals of the identities at this cycle's P and M̄ (check module): S (eq. 28),
-          Λ and Ṗ, C̄ (eq. 8c) for the skew-symmetry of dM̄/dt − 2C̄ (eq. 10) */
+    /* 5. residuals of the identities at this cycle's P and M̄ (check module): S ((P11), (P14);
+          [D] eqs. 28, 30), Λ and Ṗ ((P3), (P4)), C̄ ((P8); [D] eq. 8c) for the skew-symmetry of
+          dM̄/dt − 2C̄ ((P10); [D] eq. 10) */
     double r[NRES];
     int is_pd = 0;
     if (!ok(nsm_proj_oblique(N, b->M, b->Mbar, b->Pd, b->S, w, lw), "nsm_proj_oblique") ||

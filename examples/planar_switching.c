@@ -1,6 +1,7 @@
 /*
  * planar_switching — a planar two-link arm in non-minimal (Cartesian) coordinates, regulated
- * by the control law (21), whose tip meets a wall and later leaves it.
+ * by the control law (21) (docs/math.md (P19); [D] eq. 21), whose tip meets a wall and later
+ * leaves it.
  *
  * Two runs of the same scenario (same initial state, targets, wall, gains K_p, K_d, step h and
  * switching logic): first law (21), f = −R(f_g + K_p(e + σ‖e‖η) + K_d q̇), computed by

@@ -353,7 +353,7 @@ static void test_skew_random(void)
     prop_run("check: skew residual vs long-double plain loops", prop_skew_random, NULL, 1000);
 }
 
-/* Consistent data (docs/math.md, eq. 10): A (m×n, full row rank), Ȧ, P = I − A⁺A,
+/* Consistent data (docs/math.md (P10); [D] eq. 10): A (m×n, full row rank), Ȧ, P = I − A⁺A,
    Λ = −A⁺Ȧ, Ṗ = ΛP + PΛᵀ, M SPD, Ṁ symmetric, K skew, C = (Ṁ + K)/2,
    C̄ = PCP + PM(ΛP + PΛᵀ) − μΛP. Then dM̄/dt − 2C̄ is skew: the residual is at rounding level.
    Perturbing C̄ by δ e_a e_bᵀ gives the residual 2|δ| (a ≠ b) or 4|δ| (a = b). */

@@ -429,7 +429,8 @@ static void test_dynamics_example(void)
     double qdd[3] = {0, 0, 0}, fc[3] = {0, 0, 19.62};
     CU_ASSERT(json_vec_diff(cJSON_GetObjectItem(res, "qddot"), 3, qdd) < 1e-12);
     CU_ASSERT(json_vec_diff(cJSON_GetObjectItem(res, "fc"), 3, fc) < 1e-12);
-    /* Control law (21) by hand: e = (0.5, 0.2, 0), η = q̇/‖q̇‖, only the in-plane part acts. */
+    /* Control law (21) (docs/math.md (P19); [D] eq. 21) by hand: e = (0.5, 0.2, 0),
+       η = q̇/‖q̇‖, only the in-plane part acts. */
     double e[2] = {0.5, 0.2}, qd[2] = {0.3, -0.1};
     double ne = sqrt(0.29), nq = sqrt(0.1);
     double fctl[3];

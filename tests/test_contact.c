@@ -302,6 +302,7 @@ static void test_routh_property(void)
     prop_run("routh planar equals fine-step integration", prop_routh_vs_fine, NULL, 300);
 }
 
+/* The a priori bound of [I] Lemma 2 (docs/math.md (I5)). */
 static void test_routh_bound(void)
 {
     double W[4] = {2.0, 0.5, 0.5, 1.0}, u0[2] = {0.0, -1.0}, bound = -1;

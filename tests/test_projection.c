@@ -3,6 +3,8 @@
  * full-row-rank matrices through dposv, eigenvalues with dsyev), central finite differences,
  * closed forms and the plain-loop products of tests/support/prop.h. Admissible states
  * q̇ = Pq̇ are generated from an oracle projector.
+ * Each test's comment names the equations it checks by their labels in docs/math.md, (P1) to
+ * (P27), and by their numbers in the dynamics source paper [D] (docs/math.md, Sources).
  */
 #include <math.h>
 #include <stdio.h>
@@ -185,6 +187,7 @@ static nsm_status run_dyn(const sys_t *s, size_t m, const double *A, const doubl
 /* Properties                                                                                 */
 /* ---------------------------------------------------------------------------------------- */
 
+/* q̈ (P12) and f_c (P13) of nsm_proj_dynamics equal the KKT solve for full-rank A (P15). */
 static int p_kkt(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -214,7 +217,8 @@ static int p_kkt(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* Larger systems (24 <= n <= 32, 2m < n): PMP through the factored form P = I − A⁺A. */
+/* Larger systems (24 <= n <= 32, 2m < n): PMP through the factored form P = I − A⁺A. Checks
+   (P12), (P13) against the KKT solve (P15) and M̄ = PMP + μQ (P5), evaluated as (P25). */
 static int p_kkt_large(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -246,7 +250,8 @@ static int p_kkt_large(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* Redundant rows: A = [A0; W·A0], Ȧ = [Ȧ0; W·Ȧ0]; q̈ equals the one of A0 and the KKT oracle. */
+/* Redundant rows: A = [A0; W·A0], Ȧ = [Ȧ0; W·Ȧ0]; q̈ equals the one of A0 and the KKT oracle.
+   Checks the rank of (P1) as decided by the LQ (P23), and (P12) with (P24). */
 static int p_redundant(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -300,7 +305,8 @@ static int p_redundant(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* Ṗ = ΛP + PΛᵀ equals the central difference of the oracle P along A(t) = A + tȦ. */
+/* Ṗ = ΛP + PΛᵀ equals the central difference of the oracle P along A(t) = A + tȦ: (P3),
+   [D] eq. 4. */
 static int p_pdot_fd(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -351,7 +357,7 @@ static int p_pdot_fd(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* q̈ does not depend on μ: μ*, and two given values spanning 1e4. */
+/* q̈ does not depend on μ: μ*, and two given values spanning 1e4: (P15) for (P12). */
 static int p_mu_independent(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -382,7 +388,8 @@ static int p_mu_independent(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* cond(M̄) at μ* equals λmax/λ⁺min of PMP, and μ* lies in [λ⁺min, λmax] (dsyev oracle). */
+/* cond(M̄) at μ* equals λmax/λ⁺min of PMP, and μ* lies in [λ⁺min, λmax] (dsyev oracle): (P6),
+   [D] eqs. 13–14, and (P7). */
 static int p_cond(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -414,7 +421,8 @@ static int p_cond(nsm_rng *rng, void *ctx, char *msg, size_t len)
 
 /* PΛ = 0, Pf_c = 0, S² = S, QS = S, SQ = Q, P² = P; P, Q, Ṗ, M̄ and the P, M̄ returned by
    nsm_proj_dynamics bitwise symmetric, the latter equal to the separate calls' P (bitwise) and
-   M̄ (to rounding: dynamics may form PMP in factored form). */
+   M̄ (to rounding: dynamics may form PMP in factored form). Checks (P4) ([D] eq. 5), Pf_c = 0
+   of (P13) ([D] eq. 2), (P14) ([D] eq. 30), (P2), and (P5) as evaluated by (P25). */
 static int p_identities(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -494,7 +502,7 @@ static int p_identities(nsm_rng *rng, void *ctx, char *msg, size_t len)
 
 /* Inadmissible q̇ (A q̇ ≠ 0): q̈ and f_c still evaluate the documented formulas
    q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇ and f_c = −S(f + h − MΩq̇), here from oracle matrices
-   (pseudo-inverse via dposv, M̄⁻¹ via dgesv). */
+   (pseudo-inverse via dposv, M̄⁻¹ via dgesv): (P12), (P13) with (P11) as written. */
 static int p_inadmissible(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -550,7 +558,8 @@ static int p_inadmissible(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* C̄ of eq. 8c against a plain-loop evaluation, and M̄q̈ + C̄q̇ = P(f + f_g) (eq. 8a). */
+/* C̄ (P8) = [D] eq. 8c against a plain-loop evaluation, and M̄q̈ + C̄q̇ = P(f + f_g) (P9) =
+   [D] eq. 8a. */
 static int p_cbar(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -598,7 +607,8 @@ static int p_cbar(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
-/* Actuation: R² = R, PR = P, and for k = n − r also RB = B; Γ = (PB)⁺ against the oracle. */
+/* Actuation: R² = R, PR = P, and for k = n − r also RB = B; Γ = (PB)⁺ against the oracle:
+   (P16)–(P18), [D] eqs. 17–20. */
 static int p_actuation(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     (void)ctx;
@@ -649,7 +659,8 @@ static int p_actuation(nsm_rng *rng, void *ctx, char *msg, size_t len)
 /* Closed loop of law (21) (ctx NULL): V̇ = −K_d‖q̇‖² − σK_p‖e‖‖q̇‖ <= 0 at random admissible
    states; of the σ = 0 law (ctx not NULL): V̇ = −K_d‖q̇‖². V̇ = q̇ᵀM̄q̈ + ½q̇ᵀ(dM̄/dt)q̇ + eᵀK_pq̇
    with every matrix from oracles; the monitor nsm_proj_lyapunov (V, V̇ from P, f, f_g) must
-   give the same V = ½q̇ᵀM̄q̇ + ½K_p‖e‖² and V̇ (projection.h). */
+   give the same V = ½q̇ᵀM̄q̇ + ½K_p‖e‖² and V̇ (projection.h). Checks (P19)–(P22) ([D] eqs.
+   21–24) and, for σ = 0, (P26). */
 static int p_lyapunov(nsm_rng *rng, void *ctx, char *msg, size_t len)
 {
     int sigma0 = ctx != NULL;
@@ -775,7 +786,8 @@ static void test_properties(void)
 /* Closed-form and edge cases                                                                 */
 /* ---------------------------------------------------------------------------------------- */
 
-/* m = 0: P = I, Q = 0, r = 0; q̈ = M⁻¹(f + f_g − Cq̇) (plain unconstrained dynamics). */
+/* m = 0: P = I, Q = 0, r = 0; q̈ = M⁻¹(f + f_g − Cq̇) (plain unconstrained dynamics): (P2),
+   (P12) at r = 0. */
 static void test_no_constraints(void)
 {
     const size_t n = 3;
@@ -810,7 +822,8 @@ static void test_no_constraints(void)
     (void)X;
 }
 
-/* n = r: no freedom left: P = 0, q̈ = Λq̇ (= A⁻¹(−Ȧq̇)), μ = tr(M)/n, f_c from the KKT solve. */
+/* n = r: no freedom left: P = 0, q̈ = Λq̇ (= A⁻¹(−Ȧq̇)), μ = tr(M)/n, f_c from the KKT solve:
+   (P12), (P13), and (P7) at n = r. */
 static void test_fully_constrained(void)
 {
     const size_t n = 2;
@@ -831,7 +844,8 @@ static void test_fully_constrained(void)
     CU_ASSERT(rel_err(2, fc, fr) < 1e-12);
 }
 
-/* A supplied ξ is validated; at q̇ = 0 the law uses it; the computed ξ is a unit of N(A). */
+/* A supplied ξ is validated; at q̇ = 0 the law uses it; the computed ξ is a unit of N(A): η of
+   (P20) ([D] eq. 22) in the law (P19). */
 static void test_control_xi(void)
 {
     const size_t n = 3;
@@ -870,7 +884,7 @@ static void test_control_xi(void)
     CU_ASSERT(fabs(f[1] + (2.0 * 1.5 + 1.0 * 2.0)) < 1e-14);
 }
 
-/* Under-actuated B (rank(PB) < n − r) is NSM_ERR_RANK and writes nothing. */
+/* Under-actuated B (rank(PB) < n − r) is NSM_ERR_RANK and writes nothing: (P16), [D] eq. 17. */
 static void test_unsolvable(void)
 {
     const size_t n = 3;
@@ -1053,6 +1067,18 @@ static void test_bad_dynamics(void)
     CU_ASSERT_EQUAL(DYN(n, m, M, At, &o, qdd, w, lw), NSM_OK);
     CU_ASSERT_EQUAL(info.rank, 1);
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_OK);
+    /* Finite inputs whose q̈ overflows (f + f_g beyond DBL_MAX): NSM_ERR_NOT_FINITE, never an
+       infinite q̈ with NSM_OK (projection.h), q̈ and f_c left as they were. */
+    double qkeep[3] = {qdd[0], qdd[1], qdd[2]};
+    fc[0] = fc[1] = fc[2] = 3.0;
+    f[1] = 1e308;
+    fg[1] = 1e308;
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT(qdd[0] == qkeep[0] && qdd[1] == qkeep[1] && qdd[2] == qkeep[2]);
+    CU_ASSERT(fc[0] == 3.0 && fc[1] == 3.0 && fc[2] == 3.0);
+    f[1] = 1.0;
+    fg[1] = 0.0;
+    CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_OK);
 #undef DYN
     CU_ASSERT_EQUAL(nsm_proj_dynamics_work(0, 1), 0);
     CU_ASSERT_EQUAL(nsm_proj_dynamics_work(3, NSM_MAX_DIM + 1), 0);
@@ -1114,7 +1140,8 @@ static void test_bad_actuation_control(void)
 }
 
 /* nsm_proj_lyapunov: V = ½q̇ᵀM̄q̇ + ½K_p‖e‖², V̇ = q̇ᵀP(f + f_g) + K_p eᵀq̇ on a closed form, and
-   every documented error: NULL, size, K_p, non-finite input, an output over an input. */
+   every documented error: NULL, size, K_p, non-finite input, an output over an input. V is
+   (P21), [D] eq. 24. */
 static void test_lyapunov_monitor(void)
 {
     const double Mb[4] = {2, 0, 0, 3}, P[4] = {1, 0, 0, 0}, f[2] = {-1, 5}, fg[2] = {0.5, -2};
@@ -1142,7 +1169,7 @@ static void test_lyapunov_monitor(void)
 
 /* At the goal (q = q*, e = 0) the law is v = f_g + K_d q̇ (the K_p term vanishes whatever η);
    with P = 0 (N(A) = {0}) and xi NULL, η = 0: v = f_g + K_p e exactly, even with an R that is
-   not zero (the function does not re-derive R from P). */
+   not zero (the function does not re-derive R from P). The law is (P19), [D] eq. 21. */
 static void test_control_goal_and_no_freedom(void)
 {
     const size_t n = 3;
@@ -1168,7 +1195,7 @@ static void test_control_goal_and_no_freedom(void)
 }
 
 /* n >= 24 with 2m >= n: PMP as P(MP) (the factored form is only for 2m < n); q̈ and f_c equal
-   the KKT solve as for every other size. */
+   the KKT solve as for every other size: (P12), (P13), (P15). */
 static void test_dynamics_large_plain_form(void)
 {
     nsm_rng rng;

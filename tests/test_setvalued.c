@@ -1,4 +1,5 @@
-/* Tests of the setvalued module: the Unit map and the Coulomb friction cone. */
+/* Tests of the setvalued module: the Unit map (docs/math.md (I1); [I] eq. 3) and the Coulomb
+   friction cone ((I2); [I] eqs. 6-7). */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>

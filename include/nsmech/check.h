@@ -11,8 +11,8 @@
  * point, X_ij is evaluated as written below (products as plain sums over k in increasing
  * order), so *res is the max-abs entry of the rounded residual.
  *
- * Identities checked (docs/math.md, Part 1): P² = P, P = Pᵀ, PR = P, R² = R, S² = S, QS = S,
- * SQ = Q, PΛ = 0, skew-symmetry of dM̄/dt − 2C̄, positive definiteness of M̄.
+ * Identities checked (docs/math.md (P4), (P10), (P14), (P18)): P² = P, P = Pᵀ, PR = P, R² = R,
+ * S² = S, QS = S, SQ = Q, PΛ = 0, skew-symmetry of dM̄/dt − 2C̄, positive definiteness of M̄.
  *
  * Cost: the product residuals compute each entry of the product on the fly (n³ multiply-adds,
  * no workspace); the skew residual uses a 2n² workspace (nsm_check_skew_work); the definiteness
@@ -122,7 +122,7 @@ nsm_status nsm_check_idempotent(size_t n, const double *P, double *res);
 nsm_status nsm_check_symmetry(size_t n, const double *P, double *res);
 
 /**
- * Actuation residual PR = P: *res = max_ij |(P·R − P)_ij|.
+ * Actuation residual PR = P (docs/math.md (P18); [D] eq. 20): *res = max_ij |(P·R − P)_ij|.
  */
 /*@ requires valid_P: P == \null || \valid_read(P + (0 .. n*n - 1));
     requires valid_R: R == \null || \valid_read(R + (0 .. n*n - 1));
@@ -149,7 +149,7 @@ nsm_status nsm_check_symmetry(size_t n, const double *P, double *res);
 nsm_status nsm_check_pr(size_t n, const double *P, const double *R, double *res);
 
 /**
- * Oblique-projector residual QS = S: *res = max_ij |(Q·S − S)_ij|.
+ * Oblique-projector residual QS = S (docs/math.md (P14); [D] eq. 30): *res = max_ij |(Q·S − S)_ij|.
  */
 /*@ requires valid_Q: Q == \null || \valid_read(Q + (0 .. n*n - 1));
     requires valid_S: S == \null || \valid_read(S + (0 .. n*n - 1));
@@ -176,7 +176,7 @@ nsm_status nsm_check_pr(size_t n, const double *P, const double *R, double *res)
 nsm_status nsm_check_qs(size_t n, const double *Q, const double *S, double *res);
 
 /**
- * Oblique-projector residual SQ = Q: *res = max_ij |(S·Q − Q)_ij|.
+ * Oblique-projector residual SQ = Q (docs/math.md (P14); [D] eq. 30): *res = max_ij |(S·Q − Q)_ij|.
  */
 /*@ requires valid_S: S == \null || \valid_read(S + (0 .. n*n - 1));
     requires valid_Q: Q == \null || \valid_read(Q + (0 .. n*n - 1));
@@ -203,7 +203,7 @@ nsm_status nsm_check_qs(size_t n, const double *Q, const double *S, double *res)
 nsm_status nsm_check_sq(size_t n, const double *S, const double *Q, double *res);
 
 /**
- * Rate residual PΛ = 0: *res = max_ij |(P·Λ)_ij|.
+ * Rate residual PΛ = 0 (docs/math.md (P4); [D] eq. 5): *res = max_ij |(P·Λ)_ij|.
  */
 /*@ requires valid_P: P == \null || \valid_read(P + (0 .. n*n - 1));
     requires valid_L: Lambda == \null || \valid_read(Lambda + (0 .. n*n - 1));
@@ -236,7 +236,7 @@ nsm_status nsm_check_plambda(size_t n, const double *P, const double *Lambda, do
 size_t nsm_check_skew_work(size_t n);
 
 /**
- * Skew-symmetry residual (eq. 10): with dM̄/dt = ṖMP + PṀP + PMṖ − μṖ and D = dM̄/dt − 2C̄,
+ * Skew-symmetry residual ((P10); [D] eq. 10): with dM̄/dt = ṖMP + PṀP + PMṖ − μṖ and D = dM̄/dt − 2C̄,
  * *res = max_ij |(D + Dᵀ)_ij|. Evaluated as D = Ṗ·(MP) + P·(ṀP + MṖ) − μṖ − 2C̄ with
  * W1 = MP and W2 = ṀP + MṖ formed in the workspace (2n² doubles, nsm_check_skew_work); on
  * NSM_OK the workspace holds W1 (first n² entries) and W2 (next n²).

@@ -1,11 +1,11 @@
 /*
  * nsmech/contact.h — frictional impacts with zero restitution: Routh's method for one contact,
- * and its a priori bound on the normal impulse (Lemma 2).
+ * and its a priori bound on the normal impulse ([I] Lemma 2; docs/math.md (I5)).
  *
  * Impulse space of one contact: u = (u_t, u_n) = J v are the contact velocities (tangent first),
  * W = J M^-1 J^T (2×2, row-major, order (t, n)) the Delassus matrix, and an impulse
  * p = (p_t, p_n) changes them to u0 + W p. The impact compresses while u_n < 0; friction obeys
- * Coulomb's law p_t' in -mu Unit(u_t) per unit of p_n (math.md, Part 2).
+ * Coulomb's law p_t' in -mu Unit(u_t) per unit of p_n (docs/math.md (I7), (I8); [I] eq. 12).
  *
  * Functional clauses are stated in the exact-real model of the proofs (doubles read as reals);
  * the IEEE behaviour is established by the tests.
@@ -96,7 +96,7 @@ nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double
                             nsm_routh_result *res);
 
 /**
- * A priori bound on the normal impulse of one contact (Lemma 2), in impulse space:
+ * A priori bound on the normal impulse of one contact ([I] Lemma 2; (I5)), in impulse space:
  *     p_n <= sqrt(u0^T W^-1 u0) / (sqrt(lambda_min(W)) · min(mu, 1))      (mu > 0),
  *     p_n  = -u_n / W_nn exactly                                          (mu = 0),
  * multiplied by (1 + NSM_BOUND_RTOL) to absorb rounding. If u_n >= 0 the bound is 0.
@@ -196,7 +196,7 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
 #define NSM_BOUND_RTOL 1e-9
 
 /* ------------------------------------------------------------------------------------------ */
-/* Several contacts: the differential inclusion (math.md, eqs. 15-18), d = 1 or 2            */
+/* Several contacts: the differential inclusion (docs/math.md (I4); [I] eqs. 15-18), d = 1, 2 */
 /* ------------------------------------------------------------------------------------------ */
 /*
  * Problem data: n generalized velocities, m contacts with tangent dimension d (1 planar,
@@ -228,8 +228,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * stepped over (segment hmin), which bounds the number of steps even where events accumulate
  * (Zeno-like alternation of sequential impacts). It stops when no contact penetrates.
  *
- * Termination bound, computed before integrating:
- *   m = 1, d = 1: Lemma 2 (nsm_routh_bound);
+ * Termination bound, computed before integrating (docs/math.md (I5), (I6)):
+ *   m = 1, d = 1: [I] Lemma 2 (nsm_routh_bound);
  *   otherwise: s <= 2‖v_-‖_M / gamma, gamma = min ‖J^T Lambda‖_{M^-1} over the slice of the product
  *          of friction cones with sum Lambda_n = 1; a certified lower bound on gamma comes from
  *          Frank–Wolfe on min Lambda^T W Lambda over the slice (f(Lambda_k) - duality gap_k is a

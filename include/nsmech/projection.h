@@ -1,19 +1,19 @@
 /*
- * nsmech/projection.h — projection-based non-minimal dynamics and control (seed 003).
+ * nsmech/projection.h — projection-based non-minimal dynamics and control (docs/math.md, [D]).
  *
  * Notation (docs/math.md, Part 1): n generalized coordinates q, m Pfaffian constraint rows
  * A q̇ = 0 (A is m×n, possibly with redundant rows, possibly m = 0), rank r = rank(A) <= min(m, n)
  * decided with an explicit relative tolerance on the singular values.
  *
- *   P = I − A⁺A (orthogonal projector onto N(A)),  Q = I − P = A⁺A,
- *   Λ = −A⁺Ȧ,  Ṗ = ΛP + PΛᵀ,  Ω = Λ − Λᵀ,
- *   M̄ = PMP + μQ (μ > 0 given, or μ* = tr(MP)/(n − r)),
- *   C̄ = PCP + PM(ΛP + PΛᵀ) − μΛP,
- *   h = f_g − Cq̇,  S = I − M M̄⁻¹P,
- *   q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇,      f_c = −S(f + h − MΩq̇),
- *   Γ = (PB)⁺,  R = BΓ,  solvable iff rank(PB) = n − r,
- *   control law: f = −R(f_g + K_p(e + σ‖e‖η) + K_d q̇),  u = −Γ(…),  e = q − q*,
- *   η = q̇/‖q̇‖ when q̇ ≠ 0, else a fixed unit ξ ∈ N(A) (a selection of the Unit map).
+ *   P = I − A⁺A (orthogonal projector onto N(A)),  Q = I − P = A⁺A,                  (P2)
+ *   Λ = −A⁺Ȧ,  Ṗ = ΛP + PΛᵀ,  Ω = Λ − Λᵀ,                                       (P3), (P11)
+ *   M̄ = PMP + μQ (μ > 0 given, or μ* = tr(MP)/(n − r)),                         (P5), (P7)
+ *   C̄ = PCP + PM(ΛP + PΛᵀ) − μΛP,                                               (P8)
+ *   h = f_g − Cq̇,  S = I − M M̄⁻¹P,                                              (P11)
+ *   q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇,      f_c = −S(f + h − MΩq̇),                  (P12), (P13)
+ *   Γ = (PB)⁺,  R = BΓ,  solvable iff rank(PB) = n − r,                         (P17), (P16)
+ *   control law: f = −R(f_g + K_p(e + σ‖e‖η) + K_d q̇),  u = −Γ(…),  e = q − q*,  (P19)
+ *   η = q̇/‖q̇‖ when q̇ ≠ 0, else a fixed unit ξ ∈ N(A) (a selection of the Unit map). (P20)
  *
  * Storage: row-major, leading dimension = number of columns (base.h). Argument order: sizes,
  * inputs, outputs, workspace. Every function validates its arguments before writing any
@@ -223,7 +223,7 @@ nsm_status nsm_proj_inertia(size_t n, size_t r, const double *M, const double *P
 size_t nsm_proj_cbar_work(size_t n);
 
 /**
- * C̄ = PCP + PM(ΛP + PΛᵀ) − μΛP (eq. 8c), all n×n, μ > 0 the virtual mass used in M̄.
+ * C̄ = PCP + PM(ΛP + PΛᵀ) − μΛP ((P8); [D] eq. 8c), all n×n, μ > 0 the virtual mass used in M̄.
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_ARG (μ <= 0 or not finite), NSM_ERR_NOT_FINITE,
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS.
  */
@@ -265,8 +265,8 @@ nsm_status nsm_proj_cbar(size_t n, const double *M, const double *C, const doubl
 size_t nsm_proj_oblique_work(size_t n);
 
 /**
- * S = I − M M̄⁻¹P (eq. 28), the oblique projector of the constraint force (n×n), from M, M̄
- * (symmetric positive definite; its lower triangle is used) and P.
+ * S = I − M M̄⁻¹P ((P11); [D] eq. 28), the oblique projector of the constraint force (n×n),
+ * from M, M̄ (symmetric positive definite; its lower triangle is used) and P.
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (Cholesky of M̄
  * fails), NSM_ERR_WORKSPACE, NSM_ERR_ALIAS.
  */
@@ -344,7 +344,7 @@ typedef struct nsm_proj_info {
 /** Workspace (doubles) for nsm_proj_dynamics; 0 if n or m is out of range. */
 /*@ assigns \nothing;
     ensures range: \result == 0 || (1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM &&
-                   \result == 4*n*m + m*m + 3*n*n + 8*n + 2*m + 3*m*n + 3*m*m + 3*m);
+                   \result == 3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m);
  */
 size_t nsm_proj_dynamics_work(size_t n, size_t m);
 
@@ -357,11 +357,12 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
  * opts may be NULL (NSM_PROJ_OPTS_DEFAULT). q̇ is not required to be admissible (see top).
  * Method (docs/math.md, "The factorisation of the per-cycle call"): A is factored by
  * Householder LQ with row pivoting (nsmech's own code), giving the rank r, an orthonormal
- * basis Y (n×r) of range(Aᵀ) and A⁺; P = I − YYᵀ and M̄ = M − (YGᵀ + GYᵀ) with
- * G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r update, about 2n²r + 2nr² multiply-adds
- * by the symmetric level-3 BLAS routines dsyrk, dsymm and dsyr2k; PMP is never formed by n×n
- * products, and no dgemm is called); one Cholesky of M̄ (and one of M when opts->check_spd);
- * O(n²) vector work. M is read as symmetric from its lower triangle in P M P (the q̈ formula
+ * basis Y (n×r) of range(Aᵀ) and the factors of A⁺ = Y S⁻ᵀ V₂ᵀ / a, applied to vectors
+ * without forming A⁺; P = I − YYᵀ applied as v − Y(Yᵀv) (formed, by dsyrk, only for the P
+ * output) and M̄ = M − (YGᵀ + GYᵀ) with G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r
+ * update, about 2n²r + 2nr² multiply-adds by the symmetric level-3 BLAS routines dsymm and
+ * dsyr2k; PMP is never formed by n×n products, and no dgemm is called); one Cholesky of M̄
+ * (and one of M when opts->check_spd); O(n² + nm) vector work. M is read as symmetric from its lower triangle in P M P (the q̈ formula
  * uses all of M).
  * Rank: pivot k counts when the norm of the chosen row's remaining part exceeds
  * opts->rank_rtol times the largest row norm of A. The SVD-based functions (nsm_pinv,
@@ -372,7 +373,8 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
  * NSM_ERR_ARG (options out of domain), NSM_ERR_NOT_FINITE (any input), NSM_ERR_NOT_SPD (M not
  * symmetric within sym_rtol, M not positive definite, μ* <= 0 or M̄ not factorisable),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (an output, info included, overlaps an input, another output
- * or work), NSM_ERR_NOT_FINITE also when A⁺ has an entry beyond DBL_MAX (A of tiny norm),
+ * or work), NSM_ERR_NOT_FINITE also when 1/max|A_ij| is beyond DBL_MAX (A of subnormal size)
+ * and when q̈ or f_c overflows (finite inputs of extreme size),
  * NSM_ERR_RANK (the unpivoted second factorisation of the pseudo-inverse met a zero pivot: a
  * defensive check, rounding only, not expected to occur).
  */
@@ -446,8 +448,8 @@ size_t nsm_proj_actuation_work(size_t n, size_t k);
 
 /**
  * Γ = (PB)⁺ (k×n) and, if R is not NULL, R = BΓ (n×n), for the input matrix B (n×k) and the
- * projector P of rank-r constraints. The solvability condition (eq. 17) rank(PB) = n − r is
- * checked with the relative tolerance rtol; *rank_pb receives rank(PB) (also on NSM_ERR_RANK).
+ * projector P of rank-r constraints. Solvability ((P16); [D] eq. 17): rank(PB) = n − r, checked
+ * with the relative tolerance rtol; *rank_pb receives rank(PB) (also on NSM_ERR_RANK).
  * Over-actuated B (k > n − r) is supported (Γ is the minimum-norm pseudo-inverse).
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, k = 0 or > NSM_MAX_DIM), NSM_ERR_ARG (r > n, rtol not
  * in [0, 1)), NSM_ERR_NOT_FINITE, NSM_ERR_RANK (rank(PB) ≠ n − r; Γ and R not written),
@@ -485,7 +487,7 @@ nsm_status nsm_proj_actuation(size_t n, size_t k, size_t r, const double *P, con
                               double *work, size_t lwork);
 
 /* ------------------------------------------------------------------------------------------ */
-/* 6. Control law (21)                                                                          */
+/* 6. Control law (21): (P19), [D] eq. 21                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
 /** Gains and tolerances of the regulation law. */
@@ -508,7 +510,7 @@ typedef struct nsm_proj_gains {
 size_t nsm_proj_control_work(size_t n);
 
 /**
- * Regulation law (eq. 21): v = f_g + K_p(e + σ‖e‖η) + K_d q̇ with e = q − q*, then f = −Rv (n)
+ * Regulation law (P19) = [D] eq. 21: v = f_g + K_p(e + σ‖e‖η) + K_d q̇, e = q − q*, then f = −Rv (n)
  * and/or u = −Γv (k). With σ = 0 it is the single-valued law f = −R(f_g + K_p e + K_d q̇),
  * which converges (LaSalle: along admissible motion V̇ = −K_d‖q̇‖² for the V of
  * nsm_proj_lyapunov; docs/math.md, "The regulation law that converges"); law (21) (σ > 1) does
@@ -574,15 +576,15 @@ nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R
 /* ------------------------------------------------------------------------------------------ */
 
 /**
- * Lyapunov function of the regulation law (eq. 24) at one state: *V = ½q̇ᵀM̄q̇ + ½K_p‖e‖²,
+ * Lyapunov function ((P21); [D] eq. 24) of the regulation law at one state: *V = ½q̇ᵀM̄q̇ + ½K_p‖e‖²,
  * e = q − q*, and its rate along the constrained motion M̄q̈ + C̄q̇ = P(f + f_g) under the
  * applied force f: *Vdot = q̇ᵀP(f + f_g) + K_p eᵀq̇ (uses q̇ᵀ(½dM̄/dt − C̄)q̇ = 0 and a constant
- * q*). With f from nsm_proj_control and admissible q̇: V̇ = −K_d‖q̇‖² (σ = 0) and
- * V̇ = −K_d‖q̇‖² − σK_p‖e‖‖q̇‖ (law (21), q̇ ≠ 0). Mbar may be M (same V when Pq̇ = q̇).
+ * q*). With f from nsm_proj_control and admissible q̇: V̇ = −K_d‖q̇‖² (σ = 0, (P26)) and
+ * V̇ = −K_d‖q̇‖² − σK_p‖e‖‖q̇‖ (law (21), q̇ ≠ 0, (P22)). Mbar may be M (same V when Pq̇ = q̇).
  * At a switch of the active constraints q (so the potential term) is continuous; a released
  * constraint leaves q̇ and V unchanged; an added one needs q̇ mapped into the new N(A): the
  * M-orthogonal map q̇⁺ = (I − Sᵀ)q̇⁻ = P M̄⁻¹ M q̇⁻ (S from nsm_proj_oblique, at the new rank)
- * gives V⁺ = V⁻ − ½(q̇⁻ − q̇⁺)ᵀM(q̇⁻ − q̇⁺) <= V⁻, while the Euclidean q̇⁺ = P q̇⁻ may raise V
+ * gives V⁺ = V⁻ − ½(q̇⁻ − q̇⁺)ᵀM(q̇⁻ − q̇⁺) <= V⁻ (P27), while the Euclidean q̇⁺ = P q̇⁻ may raise V
  * when M is not a multiple of I (docs/math.md).
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (n = 0 or > NSM_MAX_DIM), NSM_ERR_ARG
  * (K_p <= 0 or not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (V or Vdot overlaps an input or

@@ -1,8 +1,8 @@
 /*
- * nsmech/setvalued.h — set-valued maps shared by both seeds: the Unit map and the Coulomb
- * friction cone.
+ * nsmech/setvalued.h — set-valued maps shared by both sources ([D], [I]): the Unit map and the
+ * Coulomb friction cone (docs/math.md (I1), (I2)).
  *
- * Unit(v) = { v/‖v‖ } if v ≠ 0, the closed unit ball if v = 0 (seed 002, eq. 3). A value is
+ * Unit(v) = { v/‖v‖ } if v ≠ 0, the closed unit ball if v = 0 ((I1); [I] eq. 3). A value is
  * treated as zero when ‖v‖₂ <= ztol (explicit tolerance). For the ball case nothing is
  * invented: the caller gets NSM_UNIT_BALL and must make its own selection (e.g. the fixed unit
  * ξ of the control law, or a friction direction from the contact rules).
@@ -63,7 +63,7 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
 /* ------------------------------------------------------------------------------------------ */
 /*
  * For a contact with tangent dimension d (1 = planar, 2 = spatial) and friction coefficient
- * mu >= 0, the cone is
+ * mu >= 0, the cone ((I2); [I] eqs. 6-7) is
  *     K_mu = { (lambda_n, lambda_t) in R x R^d : lambda_n >= 0, ||lambda_t||_2 <= mu*lambda_n }.
  * For mu > 0 the condition lambda_n >= 0 is implied; for mu = 0 (frictionless) K_0 is the ray
  * { lambda_t = 0, lambda_n >= 0 }. Tangent vectors are passed as arrays of d doubles.

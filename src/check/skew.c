@@ -1,4 +1,4 @@
-/* Skew-symmetry residual of dM̄/dt − 2C̄ (eq. 10). */
+/* Skew-symmetry residual of dM̄/dt − 2C̄ (docs/math.md (P10); [D] eq. 10). */
 #include <float.h>
 #include "nsmech/check.h"
 

@@ -1,7 +1,7 @@
 /*
- * The integrator's a priori termination bound: Lemma 2 for one planar contact, otherwise the
- * Frank–Wolfe certificate of gamma² = min Λ^T W Λ over the cone slice; the fallback step
- * scale when no bound is certified.
+ * The integrator's a priori termination bound: [I] Lemma 2 for one planar contact (docs/math.md
+ * (I5)), otherwise the Frank–Wolfe certificate of gamma² = min Λ^T W Λ over the cone slice
+ * (I6); the fallback step scale when no bound is certified.
  */
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
@@ -213,7 +213,7 @@ double nsm_impact_bound(size_t m, size_t d, const double *mu, const nsm_impact_o
     inf->has_bound = 0;
     *wedge = 0;
     if (m == 1 && d == 1) {
-        /* Lemma 2 on the (t, n) block of W */
+        /* [I] Lemma 2, docs/math.md (I5), on the (t, n) block of W */
         double W2[4];
         double u2[2];
         W2[0] = W[0];

@@ -368,9 +368,9 @@ static double rescale_bound(double r, double ku, double kw)
     return res >= BOUND_FLOOR ? res : BOUND_FLOOR;
 }
 
-/* Lemma 2 for mu > 0 on a validated SPD W (order (t, n)) and u0 with u_n < 0; -1 when rounding
-   makes the smallest eigenvalue non-positive, -2 when an intermediate is not finite (checked
-   first: an overflow must not read as a zero bound or as a matrix that is not SPD).
+/* [I] Lemma 2 (I5) for mu > 0 on a validated SPD W (order (t, n)) and u0 with u_n < 0; -1 when
+   rounding makes the smallest eigenvalue non-positive, -2 when an intermediate is not finite
+   (checked first: an overflow must not read as a zero bound or as a matrix that is not SPD).
    The bound is homogeneous, b(u0, W) = (ku/kw)·b(u0/ku, W/kw): it is evaluated on u0 and W
    scaled to entries of magnitude at most 1 (ku = max |u0_i|, kw = max(W_tt, W_nn)), so that
    neither det W nor the quadratic form u0^T adj(W) u0 overflows or underflows for data far

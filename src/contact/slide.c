@@ -4,7 +4,7 @@
  *
  * Along the impact the policy gives weights to the penetrating contacts. A contact already
  * at rest (u_n = 0) that those impulses drive back into penetration may carry impulse too
- * (source eqs. 15-17: weights on every non-separating contact); the motion that keeps it at
+ * ([I] eqs. 15-17, (I4): weights on every non-separating contact); the motion that keeps it at
  * rest is the Filippov sliding motion. With only the policy's weights it alternates between
  * penetrating (weighted) and resolved (not), each alternation a segment; here it carries the
  * weight x that holds it at u_n = 0 (any x >= 0 is admissible in the inclusion, whatever

@@ -24,7 +24,8 @@ static int lower_finite(size_t n, const double *A)
     return 1;
 }
 
-/* Column j of the factor: pivot, then the entries below it. Returns 0 on a bad pivot. */
+/* Column j of the factor: pivot, then the entries below it (times 1/L_jj: one division per
+   column). Returns 0 on a bad pivot. */
 /*@ requires dim: 1 <= n <= NSM_MAX_DIM;
     requires col: j < n;
     requires valid_A: \valid(A + (0 .. n*n - 1));
@@ -42,14 +43,48 @@ static int chol_column(size_t n, size_t j, double *A)
     }
     double ljj = sqrt(d);
     Lj[j] = ljj;
-    /*@ loop invariant j + 1 <= i <= n || (i == j + 1 && i > n);
+    double inv = 1.0 / ljj;
+    double s[4];
+    size_t i = j + 1u;
+    /* Four rows at a time (nsm_vec_dot4 reads Lj once for them), then the rest one by one. */
+    /*@ loop invariant j + 1 <= i <= n;
+        loop assigns i, s[0 .. 3], A[0 .. n*n - 1];
+        loop variant n - i;
+     */
+    while (n - i >= 4u) {
+        /*@ assert rows: i*n + 4*n <= n*n; */
+        nsm_vec_dot4(j, Lj, A + i * n, A + (i + 1u) * n, A + (i + 2u) * n, A + (i + 3u) * n,
+                     s);
+        A[i * n + j] = (A[i * n + j] - s[0]) * inv;
+        A[(i + 1u) * n + j] = (A[(i + 1u) * n + j] - s[1]) * inv;
+        A[(i + 2u) * n + j] = (A[(i + 2u) * n + j] - s[2]) * inv;
+        A[(i + 3u) * n + j] = (A[(i + 3u) * n + j] - s[3]) * inv;
+        i += 4u;
+    }
+    /*@ loop invariant j + 1 <= i <= n;
         loop assigns i, A[0 .. n*n - 1];
         loop variant n - i;
      */
-    for (size_t i = j + 1u; i < n; i++) {
+    while (i < n) {
         /*@ assert rowi: i*n + n <= n*n; */
         double *Li = A + i * n;
-        Li[j] = (Li[j] - nsm_vec_dot(j, Li, Lj)) / ljj;
+        Li[j] = (Li[j] - nsm_vec_dot(j, Li, Lj)) * inv;
+        i++;
+    }
+    return 1;
+}
+
+/* The columns in order; the first bad pivot stops the factorisation. */
+int nsm_chol_factor_lower(size_t n, double *A)
+{
+    /*@ loop invariant 0 <= j <= n;
+        loop assigns j, A[0 .. n*n - 1];
+        loop variant n - j;
+     */
+    for (size_t j = 0; j < n; j++) {
+        if (!chol_column(n, j, A)) {
+            return 0;
+        }
     }
     return 1;
 }
@@ -68,14 +103,8 @@ nsm_status nsm_chol_factor(size_t n, double *A)
     if (!lower_finite(n, A)) {
         return NSM_ERR_NOT_FINITE;
     }
-    /*@ loop invariant 0 <= j <= n;
-        loop assigns j, A[0 .. n*n - 1];
-        loop variant n - j;
-     */
-    for (size_t j = 0; j < n; j++) {
-        if (!chol_column(n, j, A)) {
-            return NSM_ERR_NOT_SPD;
-        }
+    if (!nsm_chol_factor_lower(n, A)) {
+        return NSM_ERR_NOT_SPD;
     }
     /*@ loop invariant 0 <= i <= n;
         loop assigns i, A[0 .. n*n - 1];
@@ -211,4 +240,44 @@ nsm_status nsm_chol_solve(size_t n, size_t nrhs, const double *L, double *B)
     forward_subst(n, nrhs, L, B);
     back_subst(n, nrhs, L, B);
     return NSM_OK;
+}
+
+/* dinv_i = 1 / L_ii: the reciprocals of nsm_chol_solve_vec, n independent divisions. */
+void nsm_chol_inv_diag(size_t n, const double *L, double *dinv)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, dinv[0 .. n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert d: i*n + i < n*n; */
+        dinv[i] = 1.0 / L[i * n + i];
+    }
+}
+
+/* Forward then back substitution for one right-hand side, on rows of L only: y_i =
+   (b_i − L[i, 0..i) · y[0..i)) / L_ii, then for i = n−1, …, 0: x_i = y_i / L_ii and
+   y[0..i) −= x_i L[i, 0..i) (the columns of Lᵀ are the rows of L). Contiguous dot products
+   and axpys, divisions replaced by the products with dinv (off the dependency chain), no
+   validation (internal.h). */
+void nsm_chol_solve_vec(size_t n, const double *L, const double *dinv, double *b)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, b[0 .. n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert row: i*n + n <= n*n; */
+        b[i] = (b[i] - nsm_vec_dot(i, L + i * n, b)) * dinv[i];
+    }
+    /*@ loop invariant 0 <= k <= n;
+        loop assigns k, b[0 .. n - 1];
+        loop variant k;
+     */
+    for (size_t k = n; k > 0u; k--) {
+        size_t i = k - 1u;
+        /*@ assert row: i*n + n <= n*n; */
+        b[i] = b[i] * dinv[i];
+        nsm_vec_axpy(i, -b[i], L + i * n, b);
+    }
 }

@@ -24,6 +24,18 @@ double nsm_vec_dot(size_t len, const double *a, const double *b);
  */
 double nsm_vec_sumsq(size_t len, const double *x);
 
+/** out[k] = x · (row k) over len entries for the four rows a, b, c, d (vec.c): four dot
+    products sharing the loads of x, one sum each in index order (the columns of chol.c). */
+/*@ requires len: len <= NSM_MAX_DIM;
+    requires valid_x: \valid_read(x + (0 .. len - 1));
+    requires valid_rows: \valid_read(a + (0 .. len - 1)) && \valid_read(b + (0 .. len - 1)) &&
+                         \valid_read(c + (0 .. len - 1)) && \valid_read(d + (0 .. len - 1));
+    requires valid_out: \valid(out + (0 .. 3));
+    assigns out[0 .. 3];
+ */
+void nsm_vec_dot4(size_t len, const double *x, const double *a, const double *b,
+                  const double *c, const double *d, double *out);
+
 /** y[0 .. len-1] += w · x[0 .. len-1] (vec.c); x may equal y. */
 /*@ requires len: len <= NSM_MAX_DIM;
     requires valid: \valid_read(x + (0 .. len - 1)) && \valid(y + (0 .. len - 1));
@@ -39,29 +51,99 @@ void nsm_vec_axpy(size_t len, double w, const double *x, double *y);
  */
 double nsm_vec_absmax(size_t len, const double *x);
 
-/** Workspace (doubles) of nsm_lq_pinv for an m×n matrix: 3mn + 3m² + 3m. */
+/** Workspace (doubles) of nsm_lq_factor for an m×n matrix: 2mn + m² + 3m. */
 /*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
     assigns \nothing;
-    ensures size: \result == 3*m*n + 3*m*m + 3*m;
+    ensures size: \result == 2*m*n + m*m + 3*m;
  */
-size_t nsm_lq_pinv_work(size_t m, size_t n);
+size_t nsm_lq_factor_work(size_t m, size_t n);
 
-/** Pseudo-inverse X = A⁺ (n×m) of A (m×n) and Yt (r×n, rows orthonormal) spanning the row
-    space of A, so that A⁺A = YtᵀYt, by Householder LQ with row pivoting (src/linalg/lq.c).
-    *rank = r, the number of pivots whose norm exceeds rtol times the largest row norm of A
-    (rows r.. of Yt are not written). A is finite. Errors: NSM_ERR_NOT_FINITE if A⁺ has an entry
-    beyond DBL_MAX (A of tiny norm), NSM_ERR_RANK if the second, unpivoted factorisation meets
-    a zero row (rounding only; not reached in the tests). */
+/** The factors of the pseudo-inverse A⁺ = Y S⁻ᵀ V₂ᵀ / a of A (m×n) by Householder LQ with row
+    pivoting (src/linalg/lq.c; docs/math.md, "The factorisation of the per-cycle call"):
+    *rank = r, the number of pivots whose norm exceeds rtol times the largest row norm of A;
+    *ainv = 1/a with a = max|A_ij| (0 when r = 0); Yt (r×n, rows orthonormal, A⁺A = YtᵀYt);
+    S (r×r lower triangle of an r×m array, row stride m); V2t (r×m, rows orthonormal). Rows r..
+    of Yt, S and V2t are not written. A is finite. Apply A⁺ with nsm_lq_pinv_mv and
+    nsm_lq_pinv_mtv. Errors: NSM_ERR_NOT_FINITE if 1/a overflows (A of subnormal norm),
+    NSM_ERR_RANK if the second, unpivoted factorisation meets a zero row (rounding only; not
+    reached in the tests). */
 /*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
     requires rtol: 0 <= rtol < 1;
     requires valid_A: \valid_read(A + (0 .. m*n - 1));
-    requires valid_out: \valid(rank) && \valid(X + (0 .. n*m - 1)) && \valid(Yt + (0 .. m*n - 1));
-    requires valid_work: \valid(work + (0 .. 3*m*n + 3*m*m + 3*m - 1));
-    assigns *rank, X[0 .. n*m - 1], Yt[0 .. m*n - 1], work[0 .. 3*m*n + 3*m*m + 3*m - 1];
+    requires valid_out: \valid(rank) && \valid(ainv) && \valid(Yt + (0 .. m*n - 1)) &&
+                        \valid(S + (0 .. m*m - 1)) && \valid(V2t + (0 .. m*m - 1));
+    requires valid_work: \valid(work + (0 .. 2*m*n + m*m + 3*m - 1));
+    assigns *rank, *ainv, Yt[0 .. m*n - 1], S[0 .. m*m - 1], V2t[0 .. m*m - 1],
+            work[0 .. 2*m*n + m*m + 3*m - 1];
     ensures status: \result == NSM_OK || \result == NSM_ERR_RANK || \result == NSM_ERR_NOT_FINITE;
     ensures rank: \result == NSM_OK ==> *rank <= m && *rank <= n;
  */
-nsm_status nsm_lq_pinv(size_t m, size_t n, const double *A, double rtol, size_t *rank,
-                       double *X, double *Yt, double *work);
+nsm_status nsm_lq_factor(size_t m, size_t n, const double *A, double rtol, size_t *rank,
+                         double *ainv, double *Yt, double *S, double *V2t, double *work);
+
+/** out (n) = alpha · Ytᵀ S⁻ᵀ V2t z, i.e. alpha·a·A⁺z for the factors of nsm_lq_factor (r rows;
+    r = 0 gives out = 0); t (m) is scratch. NSM_ERR_RANK on a zero diagonal entry of S (not
+    reached for factors from nsm_lq_factor). */
+/*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM && r <= m && r <= n;
+    requires valid_f: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) &&
+                                 \valid_read(S + (0 .. r*m - 1)) &&
+                                 \valid_read(V2t + (0 .. r*m - 1)));
+    requires valid_z: \valid_read(z + (0 .. m - 1));
+    requires valid_t: \valid(t + (0 .. m - 1));
+    requires valid_out: \valid(out + (0 .. n - 1));
+    assigns t[0 .. m - 1], out[0 .. n - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_RANK;
+ */
+nsm_status nsm_lq_pinv_mv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
+                          const double *S, const double *V2t, const double *z, double *t,
+                          double *out);
+
+/** out (m) = alpha · V2tᵀ S⁻¹ Yt q, i.e. alpha·a·A⁺ᵀq for the factors of nsm_lq_factor (r = 0
+    gives out = 0); t (m) is scratch. NSM_ERR_RANK on a zero diagonal entry of S. */
+/*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM && r <= m && r <= n;
+    requires valid_f: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) &&
+                                 \valid_read(S + (0 .. r*m - 1)) &&
+                                 \valid_read(V2t + (0 .. r*m - 1)));
+    requires valid_q: \valid_read(q + (0 .. n - 1));
+    requires valid_t: \valid(t + (0 .. m - 1));
+    requires valid_out: \valid(out + (0 .. m - 1));
+    assigns t[0 .. m - 1], out[0 .. m - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_RANK;
+ */
+nsm_status nsm_lq_pinv_mtv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
+                           const double *S, const double *V2t, const double *q, double *t,
+                           double *out);
+
+/** The Cholesky factor of the symmetric n×n matrix A in place, on the lower triangle only
+    (the strict upper triangle is neither read nor written): 1 on success, 0 on a pivot that
+    is not positive and finite (A not positive definite, or a non-finite entry reaching a
+    pivot). The unchecked kernel of nsm_chol_factor (src/linalg/chol.c). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_A: \valid(A + (0 .. n*n - 1));
+    assigns A[0 .. n*n - 1];
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_chol_factor_lower(size_t n, double *A);
+
+/** dinv_i = 1/L_ii for the Cholesky factor L (n×n, positive diagonal, as left by a successful
+    nsm_chol_factor): the reciprocals nsm_chol_solve_vec multiplies by (src/linalg/chol.c). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_dinv: \valid(dinv + (0 .. n - 1));
+    assigns dinv[0 .. n - 1];
+ */
+void nsm_chol_inv_diag(size_t n, const double *L, double *dinv);
+
+/** b ← L⁻ᵀL⁻¹b for the Cholesky factor L (n×n, lower triangle with positive diagonal, as left
+    by a successful nsm_chol_factor), dinv = its reciprocal diagonal (nsm_chol_inv_diag), one
+    right-hand side: the unchecked kernel of nsm_chol_solve for callers that produced L
+    themselves (src/linalg/chol.c). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_dinv: \valid_read(dinv + (0 .. n - 1));
+    requires valid_b: \valid(b + (0 .. n - 1));
+    assigns b[0 .. n - 1];
+ */
+void nsm_chol_solve_vec(size_t n, const double *L, const double *dinv, double *b);
 
 #endif

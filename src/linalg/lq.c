@@ -1,10 +1,12 @@
 /*
  * Householder LQ with row pivoting and the pseudo-inverse built on it: the factorisation of
- * the per-cycle dynamics (docs/math.md, "The factorisation of the per-cycle call"). nsmech's
- * own code, row-major; internal (src/linalg/internal.h): the caller has validated the
- * arguments, so the kernels carry proved preconditions instead of re-checking them.
+ * the per-cycle dynamics (docs/math.md (P23), (P24), "The factorisation of the per-cycle
+ * call"). nsmech's own code, row-major; internal (src/linalg/internal.h): the caller has
+ * validated the arguments, so the kernels carry proved preconditions instead of re-checking
+ * them.
  *
- * A (m×n) is first divided by a = max |A_ij|, so that no sum of squares overflows: W = A/a.
+ * A (m×n) is first scaled by 1/a, a = max |A_ij|, so that no sum of squares overflows: W = A/a
+ * (NSM_ERR_NOT_FINITE when 1/a overflows, i.e. A of subnormal size).
  * Step k = 0, 1, ... chooses, among the rows not chosen yet, the row p whose entries k..n-1
  * have the largest Euclidean norm ν_k, and stops when ν_k <= rtol·ν_0 (rank r = k) or when
  * k = min(m, n). The reflector H_k = I − τ_k v_k v_kᵀ (v_k zero before k, 1 at k) maps that
@@ -18,7 +20,8 @@
  *         <= rtol·ν_0).
  * Hence YYᵀ is the orthogonal projector onto the row space used, and
  * A⁺ = Y L_u⁺ / a, where L_u⁺ = S⁻ᵀ V₂ᵀ comes from the unpivoted LQ L_uᵀ = S V₂ᵀ (S r×r lower
- * triangular, V₂ m×r with orthonormal columns): X = Z V₂ᵀ / a with Zᵀ = S⁻¹ Yᵀ.
+ * triangular, V₂ m×r with orthonormal columns). A⁺ is never formed: A⁺z = Y S⁻ᵀ (V₂ᵀz) / a and
+ * A⁺ᵀq = V₂ S⁻¹ (Yᵀq) / a cost 2r(m + n) + r² multiply-adds per vector.
  * (Golub & Van Loan, Matrix Computations, 4th ed., §5.1 Householder reflections, §5.4.2 QR
  * with column pivoting, §5.5.5 the complete orthogonal decomposition; here applied to Aᵀ.)
  *
@@ -40,6 +43,25 @@
 static void lq_reflect(size_t len, const double *v, double tau, double *y)
 {
     nsm_vec_axpy(len, -tau * nsm_vec_dot(len, y, v), v, y);
+}
+
+/* y_q ← H y_q, q = 0..3, with H = I − τ v vᵀ (len entries each): the four products v·y_q in
+   one pass over v (nsm_vec_dot4), then four axpys. */
+/*@ requires len: 1 <= len <= NSM_MAX_DIM;
+    requires valid_v: \valid_read(v + (0 .. len - 1));
+    requires valid_y: \valid(y0 + (0 .. len - 1)) && \valid(y1 + (0 .. len - 1)) &&
+                      \valid(y2 + (0 .. len - 1)) && \valid(y3 + (0 .. len - 1));
+    assigns y0[0 .. len - 1], y1[0 .. len - 1], y2[0 .. len - 1], y3[0 .. len - 1];
+ */
+static void lq_reflect4(size_t len, const double *v, double tau, double *y0, double *y1,
+                        double *y2, double *y3)
+{
+    double d[4];
+    nsm_vec_dot4(len, v, y0, y1, y2, y3, d);
+    nsm_vec_axpy(len, -tau * d[0], v, y0);
+    nsm_vec_axpy(len, -tau * d[1], v, y1);
+    nsm_vec_axpy(len, -tau * d[2], v, y2);
+    nsm_vec_axpy(len, -tau * d[3], v, y3);
 }
 
 /* The reflector of the row tail x[0 .. len-1]: v (v_0 = 1) and *tau such that
@@ -143,15 +165,40 @@ static int lq_step(size_t m, size_t n, size_t k, size_t p, double *W, double *V,
         wp[j] = 0.0;
     }
     done[p] = 1.0;
-    /*@ loop invariant 0 <= i <= m;
-        loop assigns i, W[0 .. m*n - 1];
+    /* The rows not done, four at a time (their indices gathered in idx), then the rest. */
+    size_t idx[4];
+    size_t c = 0;
+    /*@ loop invariant 0 <= i <= m && c <= 3;
+        loop invariant gathered: \forall integer q; 0 <= q < c ==> idx[q] < i;
+        loop assigns i, c, idx[0 .. 3], W[0 .. m*n - 1];
         loop variant m - i;
      */
     for (size_t i = 0; i < m; i++) {
+        /*@ assert rowi: i*n + n <= m*n; */
         if (done[i] == 0.0) {
-            /*@ assert row: i*n + n <= m*n; */
-            lq_reflect(len, vk, tau[k], W + (i * n + k));
+            idx[c] = i;
+            c++;
+            if (c == 4u) {
+                size_t i0 = idx[0];
+                size_t i1 = idx[1];
+                size_t i2 = idx[2];
+                /*@ assert in_m: i0 < m && i1 < m && i2 < m; */
+                /*@ assert row0: i0*n + n <= m*n; */
+                /*@ assert row1: i1*n + n <= m*n; */
+                /*@ assert row2: i2*n + n <= m*n; */
+                lq_reflect4(len, vk, tau[k], W + (i0 * n + k), W + (i1 * n + k),
+                            W + (i2 * n + k), W + (i * n + k));
+                c = 0;
+            }
         }
+    }
+    /*@ loop invariant 0 <= q <= c;
+        loop assigns q, W[0 .. m*n - 1];
+        loop variant c - q;
+     */
+    for (size_t q = 0; q < c; q++) {
+        /*@ assert row: idx[q]*n + n <= m*n; */
+        lq_reflect(len, vk, tau[k], W + (idx[q] * n + k));
     }
     return 1;
 }
@@ -234,13 +281,26 @@ static void lq_form(size_t len, size_t r, const double *V, const double *tau,
     for (size_t k = r; k > 0u; k--) {
         size_t s = k - 1u;
         /*@ assert vrow: s*len + len <= r*len; */
+        size_t j = s;
         /*@ loop invariant s <= j <= r;
             loop assigns j, Yt[0 .. r*len - 1];
             loop variant r - j;
          */
-        for (size_t j = s; j < r; j++) {
+        while (r - j >= 4u) {
+            /*@ assert rows: j*len + 4*len <= r*len; */
+            lq_reflect4(len - s, V + (s * len + s), tau[s], Yt + (j * len + s),
+                        Yt + ((j + 1u) * len + s), Yt + ((j + 2u) * len + s),
+                        Yt + ((j + 3u) * len + s));
+            j += 4u;
+        }
+        /*@ loop invariant s <= j <= r;
+            loop assigns j, Yt[0 .. r*len - 1];
+            loop variant r - j;
+         */
+        while (j < r) {
             /*@ assert row: j*len + len <= r*len; */
             lq_reflect(len - s, V + (s * len + s), tau[s], Yt + (j * len + s));
+            j++;
         }
     }
 }
@@ -280,156 +340,202 @@ static int lq_plain(size_t r, size_t m, double *G, double *V2, double *tau2)
     return 1;
 }
 
-/* Zt ← S⁻¹ Zt in place (S = lower triangle of G, r×m storage; Zt r×n): forward substitution
-   on whole rows. Returns 0 on a zero diagonal entry (not reached for a G from lq_plain). */
-/*@ requires dims: 1 <= r <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
-    requires valid_G: \valid_read(G + (0 .. r*m - 1));
-    requires valid_Zt: \valid(Zt + (0 .. r*n - 1));
-    assigns Zt[0 .. r*n - 1];
+/* t ← S⁻¹ t (r entries; S = lower triangle of the leading r×r block, row stride m): forward
+   substitution, one dot product per row. Returns 0 on a zero diagonal entry (not reached for
+   a G from lq_plain). */
+/*@ requires dims: 1 <= r <= m <= NSM_MAX_DIM;
+    requires valid_S: \valid_read(S + (0 .. r*m - 1));
+    requires valid_t: \valid(t + (0 .. r - 1));
+    assigns t[0 .. r - 1];
     ensures \result == 0 || \result == 1;
  */
-static int lq_lower_solve(size_t r, size_t m, size_t n, const double *G, double *Zt)
+static int lq_solve_lower(size_t r, size_t m, const double *S, double *t)
 {
     /*@ loop invariant 0 <= j <= r;
-        loop assigns j, Zt[0 .. r*n - 1];
+        loop assigns j, t[0 .. r - 1];
         loop variant r - j;
      */
     for (size_t j = 0; j < r; j++) {
-        /*@ assert rows: j*m + m <= r*m && j*n + n <= r*n; */
-        double *zj = Zt + j * n;
-        /*@ loop invariant 0 <= i <= j;
-            loop assigns i, Zt[0 .. r*n - 1];
-            loop variant j - i;
-         */
-        for (size_t i = 0; i < j; i++) {
-            /*@ assert rowi: i*n + n <= r*n; */
-            nsm_vec_axpy(n, -G[j * m + i], Zt + i * n, zj);
-        }
-        double d = G[j * m + j];
+        /*@ assert row: j*m + m <= r*m; */
+        double d = S[j * m + j];
         if (d == 0.0) {
             return 0;
         }
-        double inv = 1.0 / d;
-        /*@ loop invariant 0 <= c <= n;
-            loop assigns c, Zt[0 .. r*n - 1];
-            loop variant n - c;
-         */
-        for (size_t c = 0; c < n; c++) {
-            zj[c] *= inv;
-        }
+        t[j] = (t[j] - nsm_vec_dot(j, S + j * m, t)) / d;
     }
     return 1;
 }
 
-/* Out (a×b) = s · Σ_j U[j, :]ᵀ V[j, :] for U (r×a) and V (r×b): sums of outer products of
-   rows, each an axpy on contiguous memory. */
-/*@ requires dims: r <= NSM_MAX_DIM && 1 <= a <= NSM_MAX_DIM && 1 <= b <= NSM_MAX_DIM;
-    requires valid_U: r == 0 || \valid_read(U + (0 .. r*a - 1));
-    requires valid_V: r == 0 || \valid_read(V + (0 .. r*b - 1));
-    requires valid_out: \valid(out + (0 .. a*b - 1));
-    assigns out[0 .. a*b - 1];
+/* t ← S⁻ᵀ t (r entries; S as in lq_solve_lower): back substitution by columns of Sᵀ, i.e. by
+   rows of S, one axpy per row. Returns 0 on a zero diagonal entry. */
+/*@ requires dims: 1 <= r <= m <= NSM_MAX_DIM;
+    requires valid_S: \valid_read(S + (0 .. r*m - 1));
+    requires valid_t: \valid(t + (0 .. r - 1));
+    assigns t[0 .. r - 1];
+    ensures \result == 0 || \result == 1;
  */
-static void lq_outer_sum(size_t r, size_t a, size_t b, double s, const double *U,
-                         const double *V, double *out)
+static int lq_solve_upper(size_t r, size_t m, const double *S, double *t)
 {
-    /*@ loop invariant 0 <= i <= a*b;
-        loop assigns i, out[0 .. a*b - 1];
-        loop variant a*b - i;
+    /*@ loop invariant 0 <= k <= r;
+        loop assigns k, t[0 .. r - 1];
+        loop variant k;
      */
-    for (size_t i = 0; i < a * b; i++) {
+    for (size_t k = r; k > 0u; k--) {
+        size_t j = k - 1u;
+        /*@ assert row: j*m + m <= r*m; */
+        double d = S[j * m + j];
+        if (d == 0.0) {
+            return 0;
+        }
+        t[j] = t[j] / d;
+        nsm_vec_axpy(j, -t[j], S + j * m, t);
+    }
+    return 1;
+}
+
+/* out (b) = alpha · Σ_j t_j U[j, :] for U (r×b): a combination of rows, each an axpy. */
+/*@ requires dims: r <= NSM_MAX_DIM && 1 <= b <= NSM_MAX_DIM;
+    requires valid_U: r == 0 || \valid_read(U + (0 .. r*b - 1));
+    requires valid_t: r == 0 || \valid_read(t + (0 .. r - 1));
+    requires valid_out: \valid(out + (0 .. b - 1));
+    assigns out[0 .. b - 1];
+ */
+static void lq_combine(size_t r, size_t b, double alpha, const double *U, const double *t,
+                       double *out)
+{
+    /*@ loop invariant 0 <= i <= b;
+        loop assigns i, out[0 .. b - 1];
+        loop variant b - i;
+     */
+    for (size_t i = 0; i < b; i++) {
         out[i] = 0.0;
     }
     /*@ loop invariant 0 <= j <= r;
-        loop assigns j, out[0 .. a*b - 1];
+        loop assigns j, out[0 .. b - 1];
         loop variant r - j;
      */
     for (size_t j = 0; j < r; j++) {
-        /*@ assert rows: j*a + a <= r*a && j*b + b <= r*b; */
-        /*@ loop invariant 0 <= i <= a;
-            loop assigns i, out[0 .. a*b - 1];
-            loop variant a - i;
-         */
-        for (size_t i = 0; i < a; i++) {
-            /*@ assert orow: i*b + b <= a*b; */
-            nsm_vec_axpy(b, s * U[j * a + i], V + j * b, out + i * b);
-        }
+        /*@ assert row: j*b + b <= r*b; */
+        nsm_vec_axpy(b, alpha * t[j], U + j * b, out);
     }
 }
 
-size_t nsm_lq_pinv_work(size_t m, size_t n)
+/* t[j] = U[j, :] · x for the r rows of U (r×b). */
+/*@ requires dims: 1 <= r <= NSM_MAX_DIM && 1 <= b <= NSM_MAX_DIM;
+    requires valid_U: \valid_read(U + (0 .. r*b - 1));
+    requires valid_x: \valid_read(x + (0 .. b - 1));
+    requires valid_t: \valid(t + (0 .. r - 1));
+    assigns t[0 .. r - 1];
+ */
+static void lq_rows_dot(size_t r, size_t b, const double *U, const double *x, double *t)
 {
-    return 3u * m * n + 3u * m * m + 3u * m;
+    /*@ loop invariant 0 <= j <= r;
+        loop assigns j, t[0 .. r - 1];
+        loop variant r - j;
+     */
+    for (size_t j = 0; j < r; j++) {
+        /*@ assert row: j*b + b <= r*b; */
+        t[j] = nsm_vec_dot(b, U + j * b, x);
+    }
 }
 
-/* Workspace (doubles): W m·n | V m·n | Zt m·n | G m·m | V2 m·m | V2t m·m | tau m | tau2 m |
-   done m (r <= min(m, n) rows of each are used). */
-nsm_status nsm_lq_pinv(size_t m, size_t n, const double *A, double rtol, size_t *rank,
-                       double *X, double *Yt, double *work)
+size_t nsm_lq_factor_work(size_t m, size_t n)
+{
+    return 2u * m * n + m * m + 3u * m;
+}
+
+/* Workspace (doubles): W m·n | V m·n | V2 m·m | tau m | tau2 m | done m (r <= min(m, n) rows
+   of each are used). */
+nsm_status nsm_lq_factor(size_t m, size_t n, const double *A, double rtol, size_t *rank,
+                         double *ainv, double *Yt, double *S, double *V2t, double *work)
 {
     size_t mn = m * n;
     size_t mm = m * m;
     /*@ assert sizes: mn <= NSM_MAX_DIM * NSM_MAX_DIM && mm <= NSM_MAX_DIM * NSM_MAX_DIM; */
     double *W = work;
     double *V = work + mn;
-    double *Zt = work + 2u * mn;
-    double *G = work + 3u * mn;
-    double *V2 = work + (3u * mn + mm);
-    double *V2t = work + (3u * mn + 2u * mm);
-    double *tau = work + (3u * mn + 3u * mm);
+    double *V2 = work + 2u * mn;
+    double *tau = work + (2u * mn + mm);
     double *tau2 = tau + m;
     double *done = tau + 2u * m;
     double a = nsm_vec_absmax(mn, A);
-    size_t r = 0;
-    if (a > 0.0) {
-        /*@ loop invariant 0 <= i <= mn;
-            loop assigns i, W[0 .. mn - 1];
-            loop variant mn - i;
-         */
-        for (size_t i = 0; i < mn; i++) {
-            W[i] = A[i] / a;
-        }
-        r = lq_pivoted(m, n, rtol, W, V, tau, done);
-    }
-    if (r == 0u) {
-        lq_outer_sum(0u, n, m, 0.0, Zt, V2t, X);
+    if (!(a > 0.0)) {
         *rank = 0;
+        *ainv = 0.0;
+        return NSM_OK;
+    }
+    double inv = 1.0 / a;
+    if (!nsm_all_finite(1, &inv)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    /*@ loop invariant 0 <= i <= mn;
+        loop assigns i, W[0 .. mn - 1];
+        loop variant mn - i;
+     */
+    for (size_t i = 0; i < mn; i++) {
+        W[i] = A[i] * inv;
+    }
+    size_t r = lq_pivoted(m, n, rtol, W, V, tau, done);
+    if (r == 0u) {
+        *rank = 0;
+        *ainv = 0.0;
         return NSM_OK;
     }
     lq_form(n, r, V, tau, Yt);
-    /* G = L_uᵀ (r×m): G[j, i] = W[i, j]; Zt = Yt. */
+    /* S starts as L_uᵀ (r×m): S[j, i] = W[i, j]. */
     /*@ loop invariant 0 <= j <= r;
-        loop assigns j, G[0 .. r*m - 1], Zt[0 .. r*n - 1];
+        loop assigns j, S[0 .. r*m - 1];
         loop variant r - j;
      */
     for (size_t j = 0; j < r; j++) {
         /*@ loop invariant 0 <= i <= m;
-            loop assigns i, G[0 .. r*m - 1];
+            loop assigns i, S[0 .. r*m - 1];
             loop variant m - i;
          */
         for (size_t i = 0; i < m; i++) {
             /*@ assert in: j*m + i < r*m && i*n + j < m*n; */
-            G[j * m + i] = W[i * n + j];
-        }
-        /*@ loop invariant 0 <= c <= n;
-            loop assigns c, Zt[0 .. r*n - 1];
-            loop variant n - c;
-         */
-        for (size_t c = 0; c < n; c++) {
-            /*@ assert in: j*n + c < r*n; */
-            Zt[j * n + c] = Yt[j * n + c];
+            S[j * m + i] = W[i * n + j];
         }
     }
-    if (!lq_plain(r, m, G, V2, tau2)) {
+    if (!lq_plain(r, m, S, V2, tau2)) {
         return NSM_ERR_RANK;
     }
     lq_form(m, r, V2, tau2, V2t);
-    if (!lq_lower_solve(r, m, n, G, Zt)) {
+    *rank = r;
+    *ainv = inv;
+    return NSM_OK;
+}
+
+/* t = V2t z, t ← S⁻ᵀ t, out = alpha · Ytᵀ t. */
+nsm_status nsm_lq_pinv_mv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
+                          const double *S, const double *V2t, const double *z, double *t,
+                          double *out)
+{
+    if (r == 0u) {
+        lq_combine(0u, n, 0.0, Yt, t, out);
+        return NSM_OK;
+    }
+    lq_rows_dot(r, m, V2t, z, t);
+    if (!lq_solve_upper(r, m, S, t)) {
         return NSM_ERR_RANK;
     }
-    lq_outer_sum(r, n, m, 1.0 / a, Zt, V2t, X);
-    if (!nsm_all_finite(n * m, X)) {
-        return NSM_ERR_NOT_FINITE;
+    lq_combine(r, n, alpha, Yt, t, out);
+    return NSM_OK;
+}
+
+/* t = Yt q, t ← S⁻¹ t, out = alpha · V2tᵀ t. */
+nsm_status nsm_lq_pinv_mtv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
+                           const double *S, const double *V2t, const double *q, double *t,
+                           double *out)
+{
+    if (r == 0u) {
+        lq_combine(0u, m, 0.0, V2t, t, out);
+        return NSM_OK;
     }
-    *rank = r;
+    lq_rows_dot(r, n, Yt, q, t);
+    if (!lq_solve_lower(r, m, S, t)) {
+        return NSM_ERR_RANK;
+    }
+    lq_combine(r, m, alpha, V2t, t, out);
     return NSM_OK;
 }

@@ -69,6 +69,30 @@ double nsm_vec_sumsq(size_t len, const double *x)
     return (s0 + s2) + (s1 + s3);
 }
 
+void nsm_vec_dot4(size_t len, const double *x, const double *a, const double *b,
+                  const double *c, const double *d, double *out)
+{
+    double s0 = 0.0;
+    double s1 = 0.0;
+    double s2 = 0.0;
+    double s3 = 0.0;
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, s0, s1, s2, s3;
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        double xi = x[i];
+        s0 += xi * a[i];
+        s1 += xi * b[i];
+        s2 += xi * c[i];
+        s3 += xi * d[i];
+    }
+    out[0] = s0;
+    out[1] = s1;
+    out[2] = s2;
+    out[3] = s3;
+}
+
 void nsm_vec_axpy(size_t len, double w, const double *x, double *y)
 {
     size_t i = 0;

@@ -1,4 +1,4 @@
-/* Actuation Γ = (PB)⁺, R = BΓ (item 5) and the regulation law (21) (item 6). */
+/* Actuation Γ = (PB)⁺, R = BΓ (docs/math.md (P17)) and the regulation law (P19) = [D] eq. 21. */
 #include <stdint.h>
 #include "nsmech/projection.h"
 #include "internal.h"

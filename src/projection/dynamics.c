@@ -1,4 +1,5 @@
-/* The per-cycle dynamics call (item 4): q̈ (corrected eq. 27) and f_c (eq. 29). */
+/* The per-cycle dynamics call: q̈ and f_c, docs/math.md (P12), (P13); [D] eqs. 27 (corrected),
+   29. A⁺, P and M̄ by the factorisation (P23)–(P25). */
 #include <stdint.h>
 #include "nsmech/projection.h"
 #include "internal.h"
@@ -6,18 +7,18 @@
 
 /* Workspace layout (doubles), all blocks disjoint (r <= min(n, m) rows of the m-row blocks
    are used):
-   X  n·m  A⁺            Yt m·n  Yᵀ, orthonormal rows spanning range(Aᵀ)
-   Ut m·n  YᵀM           Gt m·n  Gᵀ (lowrank.c)          H  m·m  YᵀMY
-   Pw n·n  P             Mb n·n  M̄                       L  n·n  Cholesky factor
-   V  8·n  vectors       Z  2·m  vectors
-   then the workspace of nsm_lq_pinv(m, n) (3nm + 3m² + 3m). */
+   Yt m·n  Yᵀ, orthonormal rows spanning range(Aᵀ)      Ut m·n  YᵀM
+   Gt m·n  Gᵀ (lowrank.c)        H m·m  YᵀMY           S  m·m  S of A⁺ = Y S⁻ᵀ V₂ᵀ / a
+   V2t m·m V₂ᵀ                   Mb n·n M̄ (when the caller asks for it)
+   L  n·n  Cholesky factor       V 9·n  vectors        Z  3·m  vectors
+   then the workspace of nsm_lq_factor(m, n) (2mn + m² + 3m). */
 size_t nsm_proj_dynamics_work(size_t n, size_t m)
 {
     if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
         return 0;
     }
-    size_t w = nsm_lq_pinv_work(m, n);
-    size_t own = 4u * n * m + m * m + 3u * n * n + 8u * n + 2u * m;
+    size_t w = nsm_lq_factor_work(m, n);
+    size_t own = 3u * n * m + 3u * m * m + 2u * n * n + 9u * n + 3u * m;
     if (w > SIZE_MAX - own) {
         return 0;
     }
@@ -167,41 +168,41 @@ static int dyn_finite(size_t n, size_t m, const double *M, const double *C, cons
     return ok != 0 ? 1 : 0;
 }
 
-/* A⁺, P and M̄ with its Cholesky factor: X = A⁺ and Yt from the pivoted LQ of A
-   (nsm_lq_pinv), Pw = I − YYᵀ, μ from tr(PMP) = tr(M) − tr(YᵀMY), Mb = PMP + μQ by the
-   rank-2r update (lowrank.c), L its factor. Ut, Gt, H and W are scratch. */
+/* The factors of A⁺ and M̄ with its Cholesky factor: Yt, S, V2t and ainv from the pivoted LQ
+   of A (nsm_lq_factor), μ from tr(PMP) = tr(M) − tr(YᵀMY), M̄ = PMP + μQ by the rank-2r
+   update (lowrank.c) into Mb when keep_mbar (then copied to L), else straight into L; L is
+   then factored. Ut, Gt, H and W are scratch. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
     requires rtol: 0 <= rtol < 1;
     requires valid_M: \valid_read(M + (0 .. n*n - 1));
     requires valid_A: m == 0 || \valid_read(A + (0 .. n*m - 1));
-    requires valid_nm: m == 0 || (\valid(X + (0 .. n*m - 1)) && \valid(Yt + (0 .. n*m - 1)) &&
-                                  \valid(Ut + (0 .. n*m - 1)) && \valid(Gt + (0 .. n*m - 1)) &&
-                                  \valid(H + (0 .. m*m - 1)));
-    requires valid_nn: \valid(Pw + (0 .. n*n - 1)) && \valid(Mb + (0 .. n*n - 1)) &&
-                       \valid(L + (0 .. n*n - 1));
-    requires valid_W: \valid(W + (0 .. 3*m*n + 3*m*m + 3*m - 1));
-    requires valid_out: \valid(r) && \valid(mu_out);
-    assigns *r, *mu_out, X[0 .. n*m - 1], Yt[0 .. n*m - 1], Ut[0 .. n*m - 1],
-            Gt[0 .. n*m - 1], H[0 .. m*m - 1], Pw[0 .. n*n - 1], Mb[0 .. n*n - 1],
-            L[0 .. n*n - 1], W[0 .. 3*m*n + 3*m*m + 3*m - 1];
+    requires valid_nm: m == 0 || (\valid(Yt + (0 .. n*m - 1)) && \valid(Ut + (0 .. n*m - 1)) &&
+                                  \valid(Gt + (0 .. n*m - 1)) && \valid(H + (0 .. m*m - 1)) &&
+                                  \valid(S + (0 .. m*m - 1)) && \valid(V2t + (0 .. m*m - 1)));
+    requires valid_nn: \valid(Mb + (0 .. n*n - 1)) && \valid(L + (0 .. n*n - 1));
+    requires valid_W: \valid(W + (0 .. 2*m*n + m*m + 3*m - 1));
+    requires valid_out: \valid(r) && \valid(ainv) && \valid(mu_out);
+    assigns *r, *ainv, *mu_out, Yt[0 .. n*m - 1], Ut[0 .. n*m - 1], Gt[0 .. n*m - 1],
+            H[0 .. m*m - 1], S[0 .. m*m - 1], V2t[0 .. m*m - 1], Mb[0 .. n*n - 1],
+            L[0 .. n*n - 1], W[0 .. 2*m*n + m*m + 3*m - 1];
     ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
                     \result == NSM_ERR_NOT_SPD || \result == NSM_ERR_RANK;
     ensures rank: \result == NSM_OK ==> *r <= n && *r <= m;
     ensures mu_pos: \result == NSM_OK ==> *mu_out > 0;
  */
 static nsm_status dyn_mbar(size_t n, size_t m, const double *M, const double *A, double rtol,
-                           nsm_mu_mode mode, double mu, double *X, double *Yt, double *Ut,
-                           double *Gt, double *H, double *Pw, double *Mb, double *L, double *W,
-                           size_t *r, double *mu_out)
+                           nsm_mu_mode mode, double mu, int keep_mbar, double *Yt, double *Ut,
+                           double *Gt, double *H, double *S, double *V2t, double *Mb,
+                           double *L, double *W, size_t *r, double *ainv, double *mu_out)
 {
     size_t rk = 0;
+    double ai = 0.0;
     if (m > 0u) {
-        nsm_status st = nsm_lq_pinv(m, n, A, rtol, &rk, X, Yt, W);
+        nsm_status st = nsm_lq_factor(m, n, A, rtol, &rk, &ai, Yt, S, V2t, W);
         if (st != NSM_OK) {
             return st;
         }
     }
-    nsm_proj_i_eye_minus_gram(n, rk, Yt, Pw);
     nsm_proj_i_gram_m(n, rk, M, Yt, Ut, H);
     double trm = nsm_proj_i_trace(n, M);
     double muv = 0.0;
@@ -210,21 +211,65 @@ static nsm_status dyn_mbar(size_t n, size_t m, const double *M, const double *A,
     if (st != NSM_OK) {
         return st;
     }
-    nsm_proj_i_mbar_update(n, rk, M, Yt, Ut, H, muv, Gt, Mb);
-    nsm_proj_i_copy(n * n, Mb, L);
-    if (nsm_chol_factor(n, L) != NSM_OK) {
+    if (keep_mbar) {
+        nsm_proj_i_mbar_update(n, rk, M, Yt, Ut, H, muv, Gt, Mb);
+        nsm_proj_i_copy(n * n, Mb, L);
+    } else {
+        nsm_proj_i_mbar_update(n, rk, M, Yt, Ut, H, muv, Gt, L);
+    }
+    if (!nsm_chol_factor_lower(n, L)) {
         return NSM_ERR_NOT_SPD;
     }
     *r = rk;
+    *ainv = ai;
     *mu_out = muv;
     return NSM_OK;
 }
 
-/* The last writes of nsm_proj_dynamics: the optional P and M̄ (Pw and Mb are exactly symmetric;
-   the mirrored copy makes that provable for the outputs), then info. A small function, so that
-   the symmetry clauses are proved in a small context. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
-    requires valid_in: \valid_read(Pw + (0 .. n*n - 1)) && \valid_read(Mb + (0 .. n*n - 1));
+/* lq = Λq̇ = −A⁺(Ȧq̇) and lt = Λᵀq̇ = −Ȧᵀ(A⁺ᵀq̇), A⁺ applied in factored form (scaled by
+   ainv = 1/a); Z = [za, zb, t] (3m) is scratch. Zero vectors for m = 0. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM && r <= m && r <= n;
+    requires valid_qd: \valid_read(qd + (0 .. n - 1));
+    requires valid_m: m == 0 || (\valid_read(Adot + (0 .. m*n - 1)) && \valid(Z + (0 .. 3*m - 1)));
+    requires valid_f: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) &&
+                                 \valid_read(S + (0 .. r*m - 1)) &&
+                                 \valid_read(V2t + (0 .. r*m - 1)));
+    requires valid_out: \valid(lq + (0 .. n - 1)) && \valid(lt + (0 .. n - 1));
+    requires sep: \separated(lq + (0 .. n - 1), lt + (0 .. n - 1));
+    assigns lq[0 .. n - 1], lt[0 .. n - 1], Z[0 .. 3*m - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_RANK;
+ */
+static nsm_status dyn_rates(size_t n, size_t m, size_t r, double ainv, const double *Yt,
+                            const double *S, const double *V2t, const double *Adot,
+                            const double *qd, double *lq, double *lt, double *Z)
+{
+    if (m == 0u) {
+        nsm_proj_i_zero(n, lq);
+        nsm_proj_i_zero(n, lt);
+        return NSM_OK;
+    }
+    double *za = Z;
+    double *zb = Z + m;
+    double *t = Z + 2u * m;
+    nsm_proj_i_mv(m, n, 1.0, Adot, qd, za);
+    nsm_status st = nsm_lq_pinv_mv(m, n, r, -ainv, Yt, S, V2t, za, t, lq);
+    if (st != NSM_OK) {
+        return st;
+    }
+    st = nsm_lq_pinv_mtv(m, n, r, ainv, Yt, S, V2t, qd, t, zb);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_i_mtv(m, n, -1.0, Adot, zb, lt);
+    return NSM_OK;
+}
+
+/* The last writes of nsm_proj_dynamics: the optional P = I − YYᵀ (formed only here) and M̄
+   (Mb is exactly symmetric; the mirrored copy makes that provable for the output), then info.
+   A small function, so that the symmetry clauses are proved in a small context. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_Yt: r == 0 || \valid_read(Yt + (0 .. r*n - 1));
+    requires valid_in: \valid_read(Mb + (0 .. n*n - 1));
     requires valid_P: P == \null || \valid(P + (0 .. n*n - 1));
     requires valid_Mbar: Mbar == \null || \valid(Mbar + (0 .. n*n - 1));
     requires valid_info: \valid(info);
@@ -236,11 +281,11 @@ static nsm_status dyn_mbar(size_t n, size_t m, const double *M, const double *A,
     ensures sym_Mbar: Mbar != \null && \separated(&info->mu, Mbar + (0 .. n*n - 1)) ==>
                       nsm_sym(Mbar, n);
  */
-static void dyn_outputs(size_t n, const double *Pw, const double *Mb, size_t r, double mu,
+static void dyn_outputs(size_t n, const double *Yt, const double *Mb, size_t r, double mu,
                         double *P, double *Mbar, nsm_proj_info *info)
 {
     if (P != NULL) {
-        nsm_proj_i_sym_copy(n, Pw, P);
+        nsm_proj_i_eye_minus_gram(n, r, Yt, P);
     }
     if (Mbar != NULL) {
         nsm_proj_i_sym_copy(n, Mb, Mbar);
@@ -285,7 +330,7 @@ int nsm_proj_i_opts_ok(const nsm_proj_opts *o)
                         (opts->mu_mode == NSM_MU_GIVEN && !(opts->mu > 0)))
                       ==> \result == NSM_ERR_ARG;
     ensures room: \result == NSM_OK ==>
-                  4*n*m + m*m + 3*n*n + 8*n + 2*m + 3*m*n + 3*m*m + 3*m <= lwork;
+                  3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m <= lwork;
     ensures opts_ok: \result == NSM_OK && opts != \null ==>
                      0 <= opts->rank_rtol < 1 &&
                      (opts->mu_mode == NSM_MU_OPTIMAL || opts->mu_mode == NSM_MU_GIVEN) &&
@@ -340,9 +385,9 @@ static nsm_status dyn_check(size_t n, size_t m, const double *M, const double *C
                         (fc == \null || \valid(fc + (0 .. n - 1))) &&
                         (P == \null || \valid(P + (0 .. n*n - 1))) &&
                         (Mbar == \null || \valid(Mbar + (0 .. n*n - 1)));
-    requires valid_work: \valid(work + (0 .. 4*n*m + m*m + 3*n*n + 8*n + 2*m + 3*m*n + 3*m*m + 3*m - 1));
+    requires valid_work: \valid(work + (0 .. 3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m - 1));
     assigns qdd[0 .. n - 1], fc[0 .. n - 1], *info, P[0 .. n*n - 1], Mbar[0 .. n*n - 1],
-            work[0 .. 4*n*m + m*m + 3*n*n + 8*n + 2*m + 3*m*n + 3*m*m + 3*m - 1];
+            work[0 .. 3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m - 1];
     ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                     \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
                     \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
@@ -364,39 +409,44 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
     size_t nn = n * n;
     size_t nm = n * m;
     /*@ assert bounds: nn <= NSM_MAX_DIM * NSM_MAX_DIM && nm <= NSM_MAX_DIM * NSM_MAX_DIM; */
-    double *X = work;
-    double *Yt = work + nm;
-    double *Ut = work + 2u * nm;
-    double *Gt = work + 3u * nm;
-    double *H = work + 4u * nm;
-    double *Pw = work + (4u * nm + m * m);
-    double *Mb = work + (4u * nm + m * m + nn);
-    double *L = work + (4u * nm + m * m + 2u * nn);
-    double *V = work + (4u * nm + m * m + 3u * nn);
-    double *Z = work + (4u * nm + m * m + 3u * nn + 8u * n);
-    double *W = work + (4u * nm + m * m + 3u * nn + 8u * n + 2u * m);
+    double *Yt = work;
+    double *Ut = work + nm;
+    double *Gt = work + 2u * nm;
+    double *H = work + 3u * nm;
+    double *S = work + (3u * nm + m * m);
+    double *V2t = work + (3u * nm + 2u * m * m);
+    double *Mb = work + (3u * nm + 3u * m * m);
+    double *L = work + (3u * nm + 3u * m * m + nn);
+    double *V = work + (3u * nm + 3u * m * m + 2u * nn);
+    double *Z = work + (3u * nm + 3u * m * m + 2u * nn + 9u * n);
+    double *W = work + (3u * nm + 3u * m * m + 2u * nn + 9u * n + 3u * m);
     if (check_spd) {
         nsm_proj_i_copy(nn, M, L);
-        if (nsm_chol_factor(n, L) != NSM_OK) {
+        if (!nsm_chol_factor_lower(n, L)) {
             return NSM_ERR_NOT_SPD;
         }
     }
     size_t r = 0;
+    double ainv = 0.0;
     double mu = 0.0;
-    nsm_status st = dyn_mbar(n, m, M, A, rtol, mode, mu_given, X, Yt, Ut, Gt, H, Pw, Mb, L, W,
-                             &r, &mu);
+    nsm_status st = dyn_mbar(n, m, M, A, rtol, mode, mu_given, Mbar != NULL, Yt, Ut, Gt, H, S,
+                             V2t, Mb, L, W, &r, &ainv, &mu);
     if (st != NSM_OK) {
         return st;
     }
-    st = nsm_proj_i_accel(n, m, M, C, Adot, f, fg, qd, X, Pw, L, fc != NULL, V, Z);
+    st = dyn_rates(n, m, r, ainv, Yt, S, V2t, Adot, qd, V, V + n, Z);
     if (st != NSM_OK) {
         return st;
     }
-    nsm_proj_i_copy(n, V + 6u * n, qdd);
+    st = nsm_proj_i_accel(n, r, M, C, f, fg, qd, Yt, L, fc != NULL, V, Z + 2u * m);
+    if (st != NSM_OK) {
+        return st;
+    }
+    nsm_proj_i_copy(n, V + 7u * n, qdd);
     if (fc != NULL) {
-        nsm_proj_i_copy(n, V + 7u * n, fc);
+        nsm_proj_i_copy(n, V + 8u * n, fc);
     }
-    dyn_outputs(n, Pw, Mb, r, mu, P, Mbar, info);
+    dyn_outputs(n, Yt, Mb, r, mu, P, Mbar, info);
     return NSM_OK;
 }
 
@@ -428,51 +478,49 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
                    qdd, fc, info, P, Mbar, work);
 }
 
-/* Vectors: V = [lq, lt, v1, v2, v3, v5, qdd, fc] (8n), Z = [a, b] (2m).
-   lq = Λq̇ = −A⁺(Ȧq̇), lt = Λᵀq̇ = −Ȧᵀ(A⁺ᵀq̇), g0 = f + f_g − Cq̇,
-   qdd = M̄⁻¹P(g0 − M lq) + lq,  fc = Mz − g with g = g0 − M(lq − lt), z = M̄⁻¹Pg. */
-nsm_status nsm_proj_i_accel(size_t n, size_t m, const double *M, const double *C,
-                            const double *Adot, const double *f, const double *fg,
-                            const double *qd, const double *X, const double *P,
-                            const double *L, int want_fc, double *V, double *Z)
+/* Vectors: V = [lq, lt, v1, v2, g0, v5, dinv, qdd, fc] (9n), lq = Λq̇ and lt = Λᵀq̇ on
+   entry, dinv = 1/diag(L);
+   g0 = f + f_g − Cq̇,
+   qdd = M̄⁻¹P(g0 − M lq) + lq (P12),  fc = Mz − g (P13) with g = g0 − M(lq − lt), z = M̄⁻¹Pg,
+   P applied as v − Y(Yᵀv), M̄⁻¹ by the two triangular solves with L. */
+nsm_status nsm_proj_i_accel(size_t n, size_t r, const double *M, const double *C,
+                            const double *f, const double *fg, const double *qd,
+                            const double *Yt, const double *L, int want_fc, double *V,
+                            double *t)
 {
-    double *lq = V;
-    double *lt = V + n;
+    const double *lq = V;
+    const double *lt = V + n;
     double *v1 = V + 2u * n;
     double *v2 = V + 3u * n;
     double *g0 = V + 4u * n;
     double *v5 = V + 5u * n;
-    double *acc = V + 6u * n;
-    double *fcw = V + 7u * n;
-    double *za = Z;
-    double *zb = Z + m;
-    nsm_proj_i_mv(m, n, 1.0, Adot, qd, za);
-    nsm_proj_i_mv(n, m, -1.0, X, za, lq);
-    nsm_proj_i_mtv(n, m, 1.0, X, qd, zb);
-    nsm_proj_i_mtv(m, n, -1.0, Adot, zb, lt);
+    double *dinv = V + 6u * n;
+    double *acc = V + 7u * n;
+    double *fcw = V + 8u * n;
     nsm_proj_i_mv(n, n, 1.0, C, qd, v1);
     nsm_proj_i_axpy(n, f, 1.0, fg, v2);
     nsm_proj_i_axpy(n, v2, -1.0, v1, g0);
     nsm_proj_i_mv(n, n, 1.0, M, lq, v1);
     nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
-    nsm_proj_i_mv(n, n, 1.0, P, v2, v1);
-    nsm_status st = nsm_chol_solve(n, 1, L, v1);
-    if (st != NSM_OK) {
-        return st;
-    }
+    nsm_proj_i_apply_p(n, r, Yt, v2, t, v1);
+    nsm_chol_inv_diag(n, L, dinv);
+    nsm_chol_solve_vec(n, L, dinv, v1);
     nsm_proj_i_axpy(n, v1, 1.0, lq, acc);
+    if (!nsm_all_finite(n, acc)) {
+        return NSM_ERR_NOT_FINITE;
+    }
     if (!want_fc) {
         return NSM_OK;
     }
     nsm_proj_i_axpy(n, lq, -1.0, lt, v5);
     nsm_proj_i_mv(n, n, 1.0, M, v5, v1);
     nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
-    nsm_proj_i_mv(n, n, 1.0, P, v2, v1);
-    st = nsm_chol_solve(n, 1, L, v1);
-    if (st != NSM_OK) {
-        return st;
-    }
+    nsm_proj_i_apply_p(n, r, Yt, v2, t, v1);
+    nsm_chol_solve_vec(n, L, dinv, v1);
     nsm_proj_i_mv(n, n, 1.0, M, v1, v5);
     nsm_proj_i_axpy(n, v5, -1.0, v2, fcw);
+    if (!nsm_all_finite(n, fcw)) {
+        return NSM_ERR_NOT_FINITE;
+    }
     return NSM_OK;
 }

@@ -1,4 +1,4 @@
-/* Constraint inertia M̄ = PMP + μQ (item 3), C̄ (eq. 8c) and S = I − M M̄⁻¹P (eq. 28). */
+/* M̄ = PMP + μQ, C̄ and S = I − M M̄⁻¹P: docs/math.md (P5), (P8), (P11); [D] eqs. 8b, 8c, 28. */
 #include "nsmech/projection.h"
 #include "internal.h"
 

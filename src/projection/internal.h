@@ -164,6 +164,17 @@ int nsm_proj_i_opts_ok(const nsm_proj_opts *o);
  */
 void nsm_proj_i_eye_minus_gram(size_t n, size_t r, const double *Yt, double *out);
 
+/** out = v − Ytᵀ(Yt v) (n): P applied in factored form (lowrank.c); t (r) is scratch. out may
+    not overlap v. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_Yt: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) && \valid(t + (0 .. r - 1)));
+    requires valid_v: \valid_read(v + (0 .. n - 1));
+    requires valid_out: \valid(out + (0 .. n - 1));
+    assigns t[0 .. r - 1], out[0 .. n - 1];
+ */
+void nsm_proj_i_apply_p(size_t n, size_t r, const double *Yt, const double *v, double *t,
+                        double *out);
+
 /** Ut = Yt·M (r×n, M read on its lower triangle as symmetric) and the lower triangle of
     H = ½(Yt·Utᵀ + Ut·Ytᵀ) (r×r): MY and YᵀMY for symmetric M (lowrank.c). Nothing for r = 0. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
@@ -191,23 +202,23 @@ void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Y
                             const double *Ut, const double *H, double mu, double *Gt,
                             double *out);
 
-/** Vector part of nsm_proj_dynamics (see dynamics.c): V (8n) receives q̈ at V + 6n and f_c at
-    V + 7n (when want_fc); Z (2m) is scratch. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+/** Vector part of nsm_proj_dynamics (see dynamics.c): with V = [lq, lt, ...] (9n) holding
+    lq = Λq̇ and lt = Λᵀq̇ on entry, V + 7n receives q̈ and V + 8n f_c (when want_fc); P is
+    applied through the basis Yt (r×n) and M̄⁻¹ through its Cholesky factor L; t (r) is
+    scratch. NSM_ERR_NOT_FINITE if a result overflows. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
     requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
-                      \valid_read(P + (0 .. n*n - 1)) && \valid_read(L + (0 .. n*n - 1));
+                      \valid_read(L + (0 .. n*n - 1));
     requires valid_v: \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
                       \valid_read(qd + (0 .. n - 1));
-    requires valid_m: m == 0 || (\valid_read(Adot + (0 .. m*n - 1)) &&
-                                 \valid_read(X + (0 .. n*m - 1)) && \valid(Z + (0 .. 2*m - 1)));
-    requires valid_V: \valid(V + (0 .. 8*n - 1));
-    assigns V[0 .. 8*n - 1], Z[0 .. 2*m - 1];
-    ensures status: \result == NSM_OK || \result == NSM_ERR_ALIAS ||
-                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD;
+    requires valid_r: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) && \valid(t + (0 .. r - 1)));
+    requires valid_V: \valid(V + (0 .. 9*n - 1));
+    assigns V[2*n .. 9*n - 1], t[0 .. r - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
  */
-nsm_status nsm_proj_i_accel(size_t n, size_t m, const double *M, const double *C,
-                            const double *Adot, const double *f, const double *fg,
-                            const double *qd, const double *X, const double *P,
-                            const double *L, int want_fc, double *V, double *Z);
+nsm_status nsm_proj_i_accel(size_t n, size_t r, const double *M, const double *C,
+                            const double *f, const double *fg, const double *qd,
+                            const double *Yt, const double *L, int want_fc, double *V,
+                            double *t);
 
 #endif

@@ -1,9 +1,10 @@
 /*
  * P and M̄ from an orthonormal basis of the row space (the per-cycle path of nsm_proj_dynamics;
  * docs/math.md, "The factorisation of the per-cycle call"). With Y (n×r, orthonormal columns,
- * stored as its transpose Yt) spanning range(Aᵀ), Q = YYᵀ and P = I − YYᵀ. For symmetric M,
+ * stored as its transpose Yt) spanning range(Aᵀ), Q = YYᵀ and P = I − YYᵀ; Pv = v − Y(Yᵀv)
+ * costs 2nr multiply-adds, so P is formed (dsyrk) only when the caller asks for it. For symmetric M,
  * with H = YᵀMY and G = MY − ½YH − (μ/2)Y,
- *     M̄ = PMP + μQ = M − (YGᵀ + GYᵀ),
+ *     M̄ = PMP + μQ = M − (YGᵀ + GYᵀ),                        (docs/math.md (P25))
  * since YGᵀ + GYᵀ = YYᵀM + MYYᵀ − YHYᵀ − μYYᵀ and PMP = M − YYᵀM − MYYᵀ + YHYᵀ. This costs
  * about 2n²r + 2nr² multiply-adds (MY, H, G, the symmetric rank-2r update), against 2n³ or
  * 4n²m for PMP from explicit products, and tr(PMP) = tr(M) − tr(H) gives μ* without PMP.
@@ -27,6 +28,21 @@ void nsm_proj_i_eye_minus_gram(size_t n, size_t r, const double *Yt, double *out
     }
     nsm_proj_i_add_diag(n, 1.0, out);
     nsm_proj_i_sym_copy(n, out, out);
+}
+
+void nsm_proj_i_apply_p(size_t n, size_t r, const double *Yt, const double *v, double *t,
+                        double *out)
+{
+    nsm_proj_i_copy(n, v, out);
+    nsm_proj_i_mv(r, n, 1.0, Yt, v, t);
+    /*@ loop invariant 0 <= k <= r;
+        loop assigns k, out[0 .. n - 1];
+        loop variant r - k;
+     */
+    for (size_t k = 0; k < r; k++) {
+        /*@ assert row: k*n + n <= r*n; */
+        nsm_vec_axpy(n, -t[k], Yt + k * n, out);
+    }
 }
 
 void nsm_proj_i_gram_m(size_t n, size_t r, const double *M, const double *Yt, double *Ut,

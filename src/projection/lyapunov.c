@@ -1,5 +1,5 @@
 /*
- * The Lyapunov monitor of the regulation law (source 003, eq. 24; docs/math.md, "The
+ * The Lyapunov monitor of the regulation law (docs/math.md (P21), (P26); [D] eq. 24; "The
  * regulation law that converges"): at one state (q, q̇) with applied force f,
  *   V = ½ q̇ᵀ M̄ q̇ + ½ K_p ‖e‖²,   e = q − q*,
  *   V̇ = q̇ᵀ P (f + f_g) + K_p eᵀ q̇,

@@ -1,4 +1,4 @@
-/* Projector P = I − A⁺A, Q = A⁺A, A⁺ (issue 3, item 1) and rates Λ, Ṗ, Ω (item 2). */
+/* Projector P = I − A⁺A, Q = A⁺A, A⁺ (docs/math.md (P2)) and rates Λ, Ṗ ((P3); [D] eq. 4), Ω. */
 #include <stdint.h>
 #include "nsmech/projection.h"
 #include "internal.h"

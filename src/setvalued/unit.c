@@ -1,4 +1,4 @@
-/* The set-valued Unit map (seed 002, eq. 3). */
+/* The set-valued Unit map (docs/math.md (I1); [I] eq. 3). */
 #include "nsmech/setvalued.h"
 #include "../nsm_math.h"
 

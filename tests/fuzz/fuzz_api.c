@@ -1013,7 +1013,7 @@ static void f_routh(rd *r)
             CHECK(b == -3.5);
         } else {
             CHECK(b >= 0.0 && isfinite(b));
-            /* the bound holds for the impact it bounds (Lemma 2): a zero bound for a
+            /* the bound holds for the impact it bounds ([I] Lemma 2, (I5)): a zero bound for a
                penetrating contact, or one below Routh's p_n, fails here */
             nsm_routh_result pr;
             if (nsm_routh_planar(Wp, up, mu, 0.0, &pr) == NSM_OK) {
