@@ -23,7 +23,9 @@
  *
  * Admissibility: several identities (Λᵀq̇ = 0, Qq̈ = Λq̇, V̇ <= 0 of the control law) hold only
  * for admissible velocities q̇ = Pq̇ (A q̇ = 0). The functions here do not reject inadmissible q̇:
- * they evaluate the formulas above as written.
+ * they evaluate the formulas above as written. For nsm_proj_dynamics this means the returned
+ * f_c differs from the KKT force M q̈ − f − f_g + C q̇ by −SMΛᵀq̇, which vanishes only for
+ * admissible q̇: project q̇ ← P q̇ every cycle (docs/c-api.md measures the drift otherwise).
  *
  * Symmetry: P, Q, M̄ and Ṗ are written symmetrically (entry (i, j), i >= j, computed once and
  * stored at (i, j) and (j, i)), Ω antisymmetrically. The contracts state it for P, Q, Ṗ and M̄
