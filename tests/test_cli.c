@@ -469,7 +469,7 @@ static int prop_impact_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
     size_t order[3] = {0, 1, 2};
     double ratios[3] = {1.0, 1.0, 1.0};
     nsm_impact_policy pol = {sequential ? NSM_POLICY_SEQUENTIAL : NSM_POLICY_SIMULTANEOUS, order,
-                             ratios, 0, 1, NULL};
+                             ratios, 0, 1, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     size_t lw = nsm_impact_work(n, m);
     double *work = malloc(lw * sizeof *work);
@@ -630,7 +630,7 @@ static void test_impact_bangbang(void)
     nsm_impact_info info;
     for (size_t i = 0; i < nh; i++) {
         const cJSON *o = cJSON_GetArrayItem(outs, (int)i);
-        nsm_impact_policy pol = {NSM_POLICY_BANGBANG, NULL, NULL, 5 + i, 2000, NULL};
+        nsm_impact_policy pol = {NSM_POLICY_BANGBANG, NULL, NULL, 5 + i, 2000, NULL, NULL};
         CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
                                                work, lw),
                               NSM_OK);
@@ -644,7 +644,7 @@ static void test_impact_bangbang(void)
     double seqx[2];
     for (size_t first = 0; first < 2; first++) {
         size_t order[2] = {first, 1 - first};
-        nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
+        nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
         CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
                                                work, lw),
                               NSM_OK);
@@ -677,16 +677,21 @@ static void test_impact_set(void)
     fclose(fp);
     char *out, *err;
     cJSON *res = impact_result(path, "set", &out, &err);
-    const size_t total = nsm_outcome_count(2, NH);
-    static double work[4096], vplus[(NH + 37) * 3];
-    static nsm_status status[NH + 37];
-    static nsm_policy_kind kind[NH + 37];
+    /* the runs of nsm_outcome_set_proj with the file's two projection planes: the base runs,
+       then NSM_OUTCOME_PLANE_DIRS extremal runs in generalized velocities per plane */
+    const double planes[12] = {1, 0, 0, 0, 1, 0, Jt[0], Jt[1], Jt[2], Jn[3], Jn[4], Jn[5]};
+    enum { CAP = NH + 37 + 2 * NSM_OUTCOME_PLANE_DIRS };
+    const size_t total = nsm_outcome_count_proj(2, NH, 2);
+    CU_ASSERT_EQUAL_FATAL(total, nsm_outcome_count(2, NH) + 2 * NSM_OUTCOME_PLANE_DIRS);
+    static double work[4096], vplus[CAP * 3];
+    static nsm_status status[CAP];
+    static nsm_policy_kind kind[CAP];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 400;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, M, Jn, Jt, mu, v, &opts, NH, 3, 400, NH + 37,
-                                          vplus, status, kind, &nruns, &acc, work,
-                                          nsm_outcome_work(3, 2)),
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, v, &opts, NH, 3, 400, 2,
+                                               planes, CAP, vplus, status, kind, &nruns, &acc,
+                                               work, nsm_outcome_work(3, 2)),
                           NSM_OK);
     CU_ASSERT_EQUAL_FATAL(nruns, total);
     const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");
@@ -695,17 +700,17 @@ static void test_impact_set(void)
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "accepted")->valuedouble, (double)acc);
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "rejected")->valuedouble, (double)(total - acc));
     static const char *const names[] = {"sequential", "priority", "simultaneous", "extremal",
-                                        "sampled"};
+                                        "sampled", "extremal"};
     static const nsm_policy_kind kinds[] = {NSM_POLICY_SEQUENTIAL, NSM_POLICY_PRIORITY,
                                             NSM_POLICY_SIMULTANEOUS, NSM_POLICY_EXTREMAL,
-                                            NSM_POLICY_BANGBANG};
-    double px[NH + 37], py[NH + 37];
+                                            NSM_POLICY_BANGBANG, NSM_POLICY_EXTREMAL_V};
+    double px[CAP], py[CAP];
     size_t np = 0;
     for (size_t r = 0; r < total; r++) {
         const cJSON *o = cJSON_GetArrayItem(outs, (int)r);
         const char *src = cJSON_GetObjectItem(o, "source")->valuestring;
         int known = 0;
-        for (size_t q = 0; q < 5; q++) {
+        for (size_t q = 0; q < 6; q++) {
             known |= strcmp(src, names[q]) == 0 && kind[r] == kinds[q];
         }
         CU_ASSERT(known);

@@ -499,7 +499,12 @@ static int prop_policy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
     shuffle(rng, P.m, order);
     double dir[3 * MAXM];
     prop_vector(rng, 3 * P.m, dir);
-    nsm_impact_policy pol = {ctx->kind, order, ratios, (unsigned long)nsm_rng_u64(rng), 7, dir};
+    double vdir[MAXN] = {0};
+    if (ctx->kind == NSM_POLICY_EXTREMAL_V) {
+        prop_vector(rng, P.n, vdir);
+    }
+    nsm_impact_policy pol = {ctx->kind, order, ratios, (unsigned long)nsm_rng_u64(rng), 7, dir,
+                             vdir};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = ctx->kind == NSM_POLICY_SEQUENTIAL ? 2000 : 200;
     double vp[MAXN], Lam[2 * MAXM];
@@ -618,6 +623,72 @@ static void test_policy_bangbang(void)
     policy_invariants(NSM_POLICY_BANGBANG, "bang-bang policy: invariants");
 }
 
+static void test_policy_extremal_v(void)
+{
+    policy_invariants(NSM_POLICY_EXTREMAL_V, "extremal policy in v: invariants");
+}
+
+/* Header (NSM_POLICY_EXTREMAL_V): the rule raises vdirᵀv fastest. With vdir = Jᵀdir
+   (J the rows (J_t,c, J_n,c) weighted by dir's (t1, n) entries, summed here), vdirᵀv = dirᵀ(J v):
+   the two rules rank the contacts by the same rates (J M^-1 Jᵀ dir = W dir) and choose
+   alike unless two rates tie to rounding, so the outcomes agree. Counts the runs that differ
+   by more than 1e-9 (near-ties) and asks for at most 1 %. */
+typedef struct ev_ctx {
+    size_t compared, differ;
+} ev_ctx;
+
+static int prop_extremal_v_equiv(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+{
+    ev_ctx *ctx = vctx;
+    problem P;
+    random_problem(rng, &P, 0);
+    double dir[3 * MAXM] = {0}, vdir[MAXN] = {0};
+    for (size_t c = 0; c < P.m; c++) {
+        dir[3 * c] = nsm_rng_range(rng, -1.0, 1.0);
+        dir[3 * c + 2] = nsm_rng_range(rng, -1.0, 1.0);
+        for (size_t i = 0; i < P.n; i++) {
+            vdir[i] += dir[3 * c] * P.Jt[c * P.n + i] + dir[3 * c + 2] * P.Jn[c * P.n + i];
+        }
+    }
+    nsm_impact_policy pe = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, 3, dir, NULL};
+    nsm_impact_policy pv = {NSM_POLICY_EXTREMAL_V, NULL, NULL, 0, 3, NULL, vdir};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 300;
+    double ve[MAXN], Le[2 * MAXM], vv[MAXN], Lv[2 * MAXM];
+    nsm_impact_info ie, iv;
+    nsm_status se = run_policy(&P, &pe, &opts, ve, Le, &ie);
+    nsm_status sv = run_policy(&P, &pv, &opts, vv, Lv, &iv);
+    if (se != sv) {
+        snprintf(msg, msglen, "statuses differ: %s (dir) vs %s (vdir)", nsm_status_str(se),
+                 nsm_status_str(sv));
+        return 1;
+    }
+    if (se != NSM_OK) {
+        return 0;
+    }
+    if (check_outcome(&P, vv, Lv, &iv, msg, msglen)) {
+        return 1;
+    }
+    ctx->compared++;
+    double diff = 0.0, scale = 1.0;
+    for (size_t i = 0; i < P.n; i++) {
+        diff = fmax(diff, fabs(ve[i] - vv[i]));
+        scale = fmax(scale, fabs(ve[i]));
+    }
+    ctx->differ += diff > 1e-9 * scale;
+    return 0;
+}
+
+static void test_extremal_v_equiv(void)
+{
+    ev_ctx ctx = {0, 0};
+    size_t cases = prop_run("extremal in v along Jᵀdir = extremal along dir",
+                            prop_extremal_v_equiv, &ctx, 1000);
+    printf(" [compared %zu, differ %zu] ", ctx.compared, ctx.differ);
+    CU_ASSERT(10 * ctx.compared >= 9 * cases);
+    CU_ASSERT(100 * ctx.differ <= ctx.compared);
+}
+
 /* Header (NSM_POLICY_BANGBANG): a drawn contact acts until its dwell ends or it stops
    penetrating, and nothing is held. With one or two contacts and a dwell longer than any run,
    the history is therefore a sequential one: the first drawn contact, then the other. The two
@@ -633,7 +704,7 @@ static int prop_bangbang_long(nsm_rng *rng, void *vctx, char *msg, size_t msglen
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 200;
     nsm_impact_policy bb = {NSM_POLICY_BANGBANG, NULL, NULL, (unsigned long)nsm_rng_u64(rng),
-                            (size_t)1 << 40, NULL};
+                            (size_t)1 << 40, NULL, NULL};
     double vb[MAXN], Lb[2 * MAXM], vs[MAXN], Ls[2 * MAXM];
     nsm_impact_info ib, is;
     nsm_status sb = run_policy(&P, &bb, &opts, vb, Lb, &ib);
@@ -646,7 +717,7 @@ static int prop_bangbang_long(nsm_rng *rng, void *vctx, char *msg, size_t msglen
     }
     for (size_t first = 0; first < P.m; first++) {
         size_t order[2] = {first, 1 - first};
-        nsm_impact_policy sq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
+        nsm_impact_policy sq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
         if (run_policy(&P, &sq, &opts, vs, Ls, &is) == NSM_OK &&
             memcmp(vs, vb, P.n * sizeof *vs) == 0 && memcmp(Ls, Lb, 2 * P.m * sizeof *Ls) == 0 &&
             is.steps == ib.steps) {
@@ -689,7 +760,7 @@ static int prop_oracle_sequential(nsm_rng *rng, void *vctx, char *msg, size_t ms
         order[c] = c;
     }
     shuffle(rng, P.m, order);
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[MAXN], Lam[2 * MAXM], vo[MAXN];
     nsm_impact_info info;
@@ -868,7 +939,7 @@ static void test_impact_errors(void)
     CU_ASSERT_EQUAL(nsm_impact_work(3, NSM_MAX_DIM), 0);
     size_t order[2] = {1, 0};
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
     nsm_impact_info info;
@@ -943,7 +1014,7 @@ static void test_impact_no_bound(void)
     double M[4] = {1, 0, 0, 1}, Jn[4] = {1, 0, -1, 0}, Jt[4] = {0, 1, 0, 1}, mu[2] = {0.5, 0.5};
     double vm[2] = {-1.0, 0.3}, vp[2], L[4], work[256];
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
     nsm_status st = nsm_impact_solve(2, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
@@ -979,7 +1050,7 @@ static void test_impact_held_contact(void)
     double ratios[2] = {1, 1e-7};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
-    nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
+    nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
     nsm_status st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &seq, &opts, vp, L, &info, work,
                                      nsm_impact_work(3, 2));
     CU_ASSERT_EQUAL(st, NSM_OK);
@@ -988,8 +1059,8 @@ static void test_impact_held_contact(void)
     for (int i = 0; i < 3; i++) {
         CU_ASSERT(fabs(vp[i] - vseq[i]) <= 1e-4);
     }
-    nsm_impact_policy held[2] = {{NSM_POLICY_PRIORITY, order, NULL, 0, 1, NULL},
-                                 {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL}};
+    nsm_impact_policy held[2] = {{NSM_POLICY_PRIORITY, order, NULL, 0, 1, NULL, NULL},
+                                 {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL}};
     for (int k = 0; k < 2; k++) {
         opts.steps = 500;
         st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp, L, &info, work,
@@ -1026,7 +1097,7 @@ static void test_impact_ball_stack(void)
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     size_t steps = 0, forced = 0;
     for (unsigned long seed = 1; seed <= 50; seed++) {
-        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, seed, 8, NULL};
+        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, seed, 8, NULL, NULL};
         nsm_impact_info info;
         double vp[9], L[10];
         nsm_status st = nsm_impact_solve(9, 5, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
@@ -1075,7 +1146,7 @@ static void test_impact_not_certified(void)
     double Jn[6] = {0, 1, -1, 0, 1, 1}, Jt[6] = {1, 0, 0.5, 1, 0, 0.5};
     double vm[3] = {0, -1, 0}, vp[3], L[4], work[512];
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
     CU_ASSERT_FATAL(nsm_impact_work(3, 2) <= 512);
@@ -1113,7 +1184,7 @@ static void test_impact_boxwall(void)
     nsm_impact_info info;
     char msg[256] = "";
     for (int k = 0; k < 4; k++) {
-        nsm_impact_policy pol = {(nsm_policy_kind)k, order, ratios, 42, 5, NULL};
+        nsm_impact_policy pol = {(nsm_policy_kind)k, order, ratios, 42, 5, NULL, NULL};
         CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
         CU_ASSERT(info.has_bound == 1 && info.gamma_lb > 0.0);
         int bad = check_outcome(&P, vp, L, &info, msg, sizeof msg);
@@ -1123,7 +1194,7 @@ static void test_impact_boxwall(void)
         CU_ASSERT_EQUAL(bad, 0);
     }
     /* sampled: reproducible from the seed */
-    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, order, ratios, 1234, 3, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, order, ratios, 1234, 3, NULL, NULL};
     double vp2[3], L2[4];
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp2, L2, &info), NSM_OK);
@@ -1190,20 +1261,20 @@ static void test_outcome_set(void)
     CU_ASSERT_EQUAL(nacc, acc);
     /* the sequential run (order 0, 1) equals the single policy run */
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
     double vp[3], L[4];
     nsm_impact_info info;
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT(tm_maxabs_diff(3, vp, vplus) == 0.0);
     /* the priority runs follow the same orders: run 3 is order (1, 0) */
     size_t order10[2] = {1, 0};
-    nsm_impact_policy ppol = {NSM_POLICY_PRIORITY, order10, NULL, 0, 1, NULL};
+    nsm_impact_policy ppol = {NSM_POLICY_PRIORITY, order10, NULL, 0, 1, NULL, NULL};
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &ppol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT(tm_maxabs_diff(3, vp, vplus + 3 * 3) == 0.0);
     /* bang-bang history j: seed 99 + j, longest dwell 2^(j mod 3) for hold 5 (bit length 3) */
     static const size_t caps[4] = {1, 2, 4, 1};
     for (size_t j = 0; j < 4; j++) {
-        nsm_impact_policy bpol = {NSM_POLICY_BANGBANG, NULL, NULL, 99 + j, caps[j], NULL};
+        nsm_impact_policy bpol = {NSM_POLICY_BANGBANG, NULL, NULL, 99 + j, caps[j], NULL, NULL};
         nsm_status bs = run_policy(&P, &bpol, &opts, vp, L, &info);
         CU_ASSERT_EQUAL(bs, status[37 + j]);
         CU_ASSERT(bs != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (37 + j)) == 0.0);
@@ -1220,7 +1291,7 @@ static void test_outcome_set(void)
             }
         }
         /* 500 steps: the extremal rule chooses every 500 / NSM_OUTCOME_EXTREMAL_CHOICES = 1 */
-        nsm_impact_policy epol = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, 1, dir};
+        nsm_impact_policy epol = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, 1, dir, NULL};
         nsm_status es = run_policy(&P, &epol, &opts, vp, L, &info);
         CU_ASSERT_EQUAL(es, status[5 + fan[q].j]);
         CU_ASSERT(es != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (5 + fan[q].j)) == 0.0);
@@ -1715,7 +1786,7 @@ static void test_impact_overflow(void)
     boxwall(&P);
     static double work[4096];
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL, NULL};
     double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
     nsm_impact_info info;
     P.vm[0] = 1e200;
@@ -1761,7 +1832,7 @@ static void test_impact_info_overlap(void)
     memcpy(mu, P.mu, 2 * sizeof *mu);
     memcpy(vm, P.vm, 3 * sizeof *vm);
     ratios[0] = ratios[1] = 1.0;
-    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 1, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 1, 1, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info good;
     CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &good,
@@ -1839,7 +1910,7 @@ static void test_impact_arg_fault(void)
     static double work[4096];
     size_t order[2] = {1, 0};
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[3], L[6];
     nsm_impact_info info;
@@ -1932,7 +2003,7 @@ static void test_impact_opts_null(void)
     size_t lw = nsm_impact_work(P.n, P.m);
     static double work[4096];
     size_t order[2] = {1, 0};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL, NULL};
     const nsm_impact_opts dflt = NSM_IMPACT_OPTS_DEFAULT;
     double vp1[3], vp2[3], L1[4], L2[4];
     nsm_impact_info i1, i2;
@@ -1949,10 +2020,10 @@ static void test_impact_opts_null(void)
                                        L2, &i2, work, lw),
                     NSM_OK);
     CU_ASSERT(memcmp(vp1, vp2, sizeof vp1) == 0);
-    /* the outcome set: workspace from its query (closed form nsm_impact_work + 3m: Lambda
-       for d = 1 or 2) */
+    /* the outcome set: workspace from its query (closed form nsm_impact_work + 3m + n: Lambda
+       for d = 1 or 2, a plane direction) */
     size_t lo = nsm_outcome_work(3, 2);
-    CU_ASSERT_EQUAL(lo, 9 + 6 * 2 * 3 + 9 * 4 + 26 * 2 + 3 + 3 * 2);
+    CU_ASSERT_EQUAL(lo, 9 + 6 * 2 * 3 + 9 * 4 + 26 * 2 + 3 + 3 * 2 + 3);
     CU_ASSERT_EQUAL(nsm_outcome_work(3, 0), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(0, 2), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(3, NSM_OUTCOME_MAX_ORDERS_M + 1), 0);
@@ -2005,6 +2076,171 @@ static void test_impact_opts_null(void)
                                     vb, sb, kb, &nb, &ab, wpool.d, lo),
                     NSM_ERR_ALIAS);
     CU_ASSERT(memcmp(pool, P.M, 9 * sizeof *pool) == 0);
+}
+
+
+/* Header (nsm_outcome_set_proj, nsm_outcome_plane_policy): the runs of nsm_outcome_set_d
+   first, unchanged, then NSM_OUTCOME_PLANE_DIRS extremal runs in v per plane; each plane run
+   repeats from its replayed policy, and its accepted outcomes are valid (energy, no
+   penetration, recomputed here). Errors name planes, nplanes and cap. */
+static void test_outcome_set_proj(void)
+{
+    enum { NS = 16, HOLD = 64, NPL = 2, CAP = 2 + 2 + 1 + 32 + NS + NPL * 32 };
+    double M[9], Jn[6], Jt[6], mu[2], vm[3];
+    box_corner_problem(M, Jn, Jt, mu, vm);
+    const double planes[2 * NPL * 3] = {1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 400;
+    size_t base = nsm_outcome_count(2, NS);
+    size_t total = nsm_outcome_count_proj(2, NS, NPL);
+    CU_ASSERT_EQUAL_FATAL(total, CAP);
+    CU_ASSERT_EQUAL(nsm_outcome_count_proj(2, NS, NSM_OUTCOME_MAX_PLANES + 1), 0);
+    CU_ASSERT_EQUAL(nsm_outcome_count_proj(7, NS, 1), 0);
+    static double work[4096], va[CAP * 3], vb[CAP * 3];
+    static nsm_status sa[CAP], sb[CAP];
+    static nsm_policy_kind ka[CAP], kb[CAP];
+    size_t lw = nsm_outcome_work(3, 2), na = 0, nb = 0, aa = 0, ab = 0;
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_d(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, CAP,
+                                            va, sa, ka, &na, &aa, work, lw),
+                          NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD,
+                                               NPL, planes, CAP, vb, sb, kb, &nb, &ab, work, lw),
+                          NSM_OK);
+    CU_ASSERT_EQUAL(na, base);
+    CU_ASSERT_EQUAL(nb, total);
+    CU_ASSERT(memcmp(va, vb, base * 3 * sizeof *va) == 0);
+    CU_ASSERT(memcmp(sa, sb, base * sizeof *sa) == 0);
+    CU_ASSERT(memcmp(ka, kb, base * sizeof *ka) == 0);
+    double e_minus = 0.5 * (vm[0] * vm[0] + vm[1] * vm[1] + vm[2] * vm[2] / 6.0);
+    size_t plane_ok = 0;
+    for (size_t r = base; r < total; r++) {
+        CU_ASSERT_EQUAL(kb[r], NSM_POLICY_EXTREMAL_V);
+        double vdir[3];
+        nsm_impact_policy pol;
+        CU_ASSERT_EQUAL_FATAL(nsm_outcome_plane_policy(3, NPL, planes, &opts, r - base, vdir,
+                                                       &pol),
+                              NSM_OK);
+        CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_EXTREMAL_V);
+        CU_ASSERT_EQUAL(pol.hold, 400 / NSM_OUTCOME_EXTREMAL_CHOICES > 0
+                                      ? 400 / NSM_OUTCOME_EXTREMAL_CHOICES
+                                      : 1);
+        /* the lattice direction: a·p + b·q with integer a, b, |a|, |b| <= 3, not both 0 */
+        const double *p = planes + 6 * ((r - base) / NSM_OUTCOME_PLANE_DIRS);
+        int pi = p[0] != 0 ? 0 : p[1] != 0 ? 1 : 2;
+        int qi = p[3] != 0 ? 0 : p[4] != 0 ? 1 : 2;
+        CU_ASSERT(vdir[pi] == floor(vdir[pi]) && vdir[qi] == floor(vdir[qi]));
+        CU_ASSERT(fabs(vdir[pi]) + fabs(vdir[qi]) >= 1.0 && fabs(vdir[pi]) <= 3.0 &&
+                  fabs(vdir[qi]) <= 3.0);
+        double vp[3], L[4];
+        nsm_impact_info info;
+        static double w1[4096];
+        nsm_status st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, w1,
+                                         nsm_impact_work(3, 2));
+        CU_ASSERT_EQUAL(st, sb[r]);
+        if (st != NSM_OK) {
+            continue;
+        }
+        plane_ok++;
+        CU_ASSERT(memcmp(vp, vb + 3 * r, sizeof vp) == 0);
+        double e_plus = 0.5 * (vp[0] * vp[0] + vp[1] * vp[1] + vp[2] * vp[2] / 6.0);
+        CU_ASSERT(e_plus <= e_minus * (1.0 + 1e-9));
+        for (int c = 0; c < 2; c++) {
+            double un = Jn[3 * c] * vp[0] + Jn[3 * c + 1] * vp[1] + Jn[3 * c + 2] * vp[2];
+            CU_ASSERT(un >= -info.check_tol);
+        }
+    }
+    CU_ASSERT(plane_ok >= (total - base) / 2);
+    /* the plane directions of the 32 runs of a plane are distinct */
+    double seen[NSM_OUTCOME_PLANE_DIRS][3];
+    for (size_t j = 0; j < NSM_OUTCOME_PLANE_DIRS; j++) {
+        nsm_impact_policy pol;
+        CU_ASSERT_EQUAL(nsm_outcome_plane_policy(3, NPL, planes, NULL, j, seen[j], &pol), NSM_OK);
+        for (size_t q = 0; q < j; q++) {
+            double cross = seen[j][0] * seen[q][1] - seen[j][1] * seen[q][0];
+            double dot = seen[j][0] * seen[q][0] + seen[j][1] * seen[q][1];
+            CU_ASSERT(cross != 0.0 || dot < 0.0); /* not the same ray */
+        }
+    }
+    /* errors */
+    double nanp[12];
+    memcpy(nanp, planes, sizeof nanp);
+    nanp[7] = NAN;
+    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+                                         NULL, CAP, vb, sb, kb, &nb, &ab, work, lw),
+                    NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, 0,
+                                         NULL, CAP, vb, sb, kb, &nb, &ab, work, lw),
+                    NSM_OK);
+    CU_ASSERT_EQUAL(nb, base);
+    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD,
+                                         NSM_OUTCOME_MAX_PLANES + 1, planes, CAP, vb, sb, kb,
+                                         &nb, &ab, work, lw),
+                    NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+                                         planes, CAP - 1, vb, sb, kb, &nb, &ab, work, lw),
+                    NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+                                         nanp, CAP, vb, sb, kb, &nb, &ab, work, lw),
+                    NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+                                         vb + 3, CAP, vb, sb, kb, &nb, &ab, work, lw),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+                                         work + lw - 2, CAP, vb, sb, kb, &nb, &ab, work, lw),
+                    NSM_ERR_ALIAS);
+    static union {
+        nsm_status st[CAP];
+        double d[CAP];
+    } spool;
+    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+                                         spool.d, CAP, vb, spool.st, kb, &nb, &ab, work, lw),
+                    NSM_ERR_ALIAS);
+    double vd[3];
+    nsm_impact_policy pol;
+    CU_ASSERT_EQUAL(nsm_outcome_plane_policy(3, NPL, NULL, NULL, 0, vd, &pol), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_plane_policy(0, NPL, planes, NULL, 0, vd, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_outcome_plane_policy(3, 0, planes, NULL, 0, vd, &pol), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_plane_policy(3, NPL, planes, NULL, NPL * NSM_OUTCOME_PLANE_DIRS,
+                                             vd, &pol),
+                    NSM_ERR_ARG);
+    double pbuf[12];
+    memcpy(pbuf, planes, sizeof pbuf);
+    CU_ASSERT_EQUAL(nsm_outcome_plane_policy(3, NPL, pbuf, NULL, 0, pbuf + 9, &pol),
+                    NSM_ERR_ALIAS);
+}
+
+/* Header (NSM_POLICY_EXTREMAL_V): vdir NULL is NSM_ERR_NULL, named "pol.vdir"; a non-finite
+   entry NSM_ERR_NOT_FINITE (data); vdir over v_plus NSM_ERR_ALIAS. */
+static void test_extremal_v_errors(void)
+{
+    double M[9], Jn[6], Jt[6], mu[2], vm[3], vp[3], L[4];
+    box_corner_problem(M, Jn, Jt, mu, vm);
+    static double work[4096];
+    size_t lw = nsm_impact_work(3, 2);
+    nsm_impact_info info;
+    nsm_impact_policy pol = {NSM_POLICY_EXTREMAL_V, NULL, NULL, 0, 2, NULL, NULL};
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+                    NSM_ERR_NULL);
+    const char *f = nsm_impact_arg_fault(2, 1, mu, &pol, NULL);
+    CU_ASSERT(f != NULL && strcmp(f, "pol.vdir") == 0);
+    double vdir[3] = {1.0, INFINITY, 0.0};
+    pol.vdir = vdir;
+    CU_ASSERT_PTR_NULL(nsm_impact_arg_fault(2, 1, mu, &pol, NULL));
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+                    NSM_ERR_NOT_FINITE);
+    vdir[1] = 0.0;
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+                    NSM_OK);
+    pol.vdir = vp;
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+                    NSM_ERR_ALIAS);
+    pol.vdir = work + 5;
+    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+                    NSM_ERR_ALIAS);
+    pol.hold = 0;
+    pol.vdir = vdir;
+    f = nsm_impact_arg_fault(2, 1, mu, &pol, NULL);
+    CU_ASSERT(f != NULL && strcmp(f, "pol.hold") == 0);
 }
 
 /* A run of the outcome set that overflows keeps v_minus in its row (header: "v_minus (other
@@ -2070,6 +2306,8 @@ static CU_TestInfo impact_tests[] = {
      test_outcome_set_spatial},
     {"bang-bang policy: invariants", test_policy_bangbang},
     {"extremal policy: invariants", test_policy_extremal},
+    {"extremal policy in v: invariants", test_policy_extremal_v},
+    {"extremal policy in v along Jᵀdir equals extremal along dir", test_extremal_v_equiv},
     {"sequential runs: the independent event-driven oracle", test_oracle_sequential},
     {"outcome set: >= 95 % of the oracle's reference hull, hull grows with the budget",
      test_outcome_coverage},
@@ -2085,6 +2323,9 @@ static CU_TestInfo impact_tests[] = {
     {"impact: v_minus = 1e200 and an ill-scaled M are NSM_ERR_OVERFLOW", test_impact_overflow},
     {"impact: info over any other argument is NSM_ERR_ALIAS (K3, K4)", test_impact_info_overlap},
     {"outcome: an overflowing run keeps v_minus in its row", test_outcome_overflow_rows},
+    {"outcome set with projection planes: base runs unchanged, plane runs replay, errors",
+     test_outcome_set_proj},
+    {"impact: extremal in v, errors of vdir", test_extremal_v_errors},
     {"impact: nsm_impact_arg_fault names the argument of each argument error",
      test_impact_arg_fault},
     {"impact, outcome set: opts = NULL means the defaults; outcome workspace query",

@@ -271,12 +271,17 @@ typedef enum nsm_policy_kind {
                                       drawn uniformly in 1 .. `hold` steps or until it stops
                                       penetrating, then the next one is drawn; no contact is
                                       held (docs/math.md, "Exploring the set") */
-    NSM_POLICY_EXTREMAL = 5      /**< extremal: the penetrating contact whose own Coulomb rate
+    NSM_POLICY_EXTREMAL = 5,     /**< extremal: the penetrating contact whose own Coulomb rate
                                       raises dirᵀ(J v) fastest acts alone (the first of equal
                                       rates), while it penetrates, for `hold` steps; then the
                                       rule chooses again: a switching rule that drives dirᵀ(J v+)
                                       up (docs/math.md, "Exploring the set"); no contact is
                                       held */
+    NSM_POLICY_EXTREMAL_V = 6    /**< extremal in the generalized velocities: as EXTREMAL, with
+                                      the direction `vdir` of v instead of dir of J v: the rule
+                                      drives vdirᵀv+ up (a user's objective, e.g. the forward
+                                      speed after touchdown; the outcome set's fan over the
+                                      caller's projection planes) */
 } nsm_policy_kind;
 
 /** Largest seed state of the in-library generator (Park–Miller, modulus 2^31 - 1). */
@@ -294,6 +299,9 @@ typedef struct nsm_impact_policy {
     const double *dir;    /**< EXTREMAL: 3m finite entries, (t1, t2, n) per contact whatever
                                d is (d = 1 ignores t2): a direction in the space of the contact
                                velocities J v */
+    const double *vdir;   /**< EXTREMAL_V: n finite entries, a direction in the space of the
+                               generalized velocities v (last, so that initialisers written
+                               before it leave it NULL) */
 } nsm_impact_policy;
 
 /** Options; NSM_IMPACT_OPTS_DEFAULT gives the documented defaults. */
@@ -362,8 +370,8 @@ size_t nsm_impact_work(size_t n, size_t m);
  * (d not 1 or 2, options, policy, mu < 0), NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not
  * symmetric or not positive definite), NSM_ERR_ALIAS (outputs overlap inputs, each other or
  * the first nsm_impact_work(n, m) doubles of work; v_plus, Lambda or work over *pol; info
- * over any other argument, pol and opts included; pol->order and pol->ratios count only for
- * the kind that reads them), NSM_ERR_WORKSPACE,
+ * over any other argument, pol and opts included; pol->order, pol->ratios, pol->dir and
+ * pol->vdir count only for the kind that reads them), NSM_ERR_WORKSPACE,
  * NSM_ERR_OVERFLOW (finite data whose energy ½ v_-^T M v_-, Delassus matrix W, contact
  * velocities J v_- or final-check tolerance check_tol (a huge vtol) exceed the double range;
  * checked before the trivial answer, so it is returned even when nothing penetrates) —
@@ -395,6 +403,9 @@ size_t nsm_impact_work(size_t n, size_t m);
     requires valid_pol_dir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL ||
                             pol->dir == \null || m > NSM_MAX_DIM ||
                             \valid_read(pol->dir + (0 .. 3 * m - 1));
+    requires valid_pol_vdir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL_V ||
+                             pol->vdir == \null || n > NSM_MAX_DIM ||
+                             \valid_read(pol->vdir + (0 .. n - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
     requires valid_L: Lambda == \null || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
@@ -473,6 +484,9 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     requires valid_pol_dir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL ||
                             pol->dir == \null || m > NSM_MAX_DIM ||
                             \valid_read(pol->dir + (0 .. 3 * m - 1));
+    requires valid_pol_vdir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL_V ||
+                             pol->vdir == \null || n > NSM_MAX_DIM ||
+                             \valid_read(pol->vdir + (0 .. n - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
     requires valid_L: Lambda == \null || m > NSM_MAX_DIM || \valid(Lambda + (0 .. 2*m - 1));
@@ -527,7 +541,8 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
  * "opts.vtol" (out of the ranges of nsm_impact_opts), "pol.order" (NULL: NSM_ERR_NULL; not a
  * permutation), "pol.ratios" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE; not
  * positive), "pol.hold" (0), "pol.dir" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE),
- * "pol.kind" (unknown), "mu" (negative or not finite: NSM_ERR_ARG);
+ * "pol.vdir" (NULL: NSM_ERR_NULL; its n entries are data, checked with v_minus: not finite,
+ * NSM_ERR_NOT_FINITE), "pol.kind" (unknown), "mu" (negative or not finite: NSM_ERR_ARG);
  * NULL when all of these are in their domains (opts = NULL stands for the defaults, which
  * are). The string is static; nothing is written. Only the arguments given are examined: M,
  * Jn, Jt and v_minus have data errors (NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD) of their own.
@@ -578,16 +593,38 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
  */
 size_t nsm_outcome_count(size_t m, size_t nsamples);
 
-/** Workspace (doubles) for nsm_outcome_set and nsm_outcome_set_d: that of nsm_impact_solve
-    plus 3m for Lambda (d = 1 or 2), nsm_impact_work(n, m) + 3m; 0 if n or m is out of range (m > NSM_OUTCOME_MAX_ORDERS_M
-    included) or the total would exceed NSM_MAX_DIM² (nsm_outcome_set then returns
-    NSM_ERR_SIZE). */
+/** Directions of the extremal fan in each of the caller's projection planes
+    (nsm_outcome_set_proj): a·p + b·q for the 8 lattice directions (a, b) = (1, 0), (3, 1),
+    (2, 1), (3, 2), (1, 1), (2, 3), (1, 2), (1, 3) turned by 0, 90, 180 and 270 degrees (gaps
+    of at most 18.4 degrees). */
+#define NSM_OUTCOME_PLANE_DIRS 32u
+
+/** Most projection planes nsm_outcome_set_proj takes. */
+#define NSM_OUTCOME_MAX_PLANES 64u
+
+/** Number of runs of nsm_outcome_set_proj: nsm_outcome_count(m, nsamples) +
+    NSM_OUTCOME_PLANE_DIRS·nplanes; 0 when nsm_outcome_count is 0 or nplanes >
+    NSM_OUTCOME_MAX_PLANES. */
+/*@ assigns \nothing;
+    ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
+            nplanes <= NSM_OUTCOME_MAX_PLANES ==>
+              1 <= \result <= 1729 + nsamples + NSM_OUTCOME_PLANE_DIRS * nplanes;
+    ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
+              nplanes <= NSM_OUTCOME_MAX_PLANES) ==> \result == 0;
+ */
+size_t nsm_outcome_count_proj(size_t m, size_t nsamples, size_t nplanes);
+
+/** Workspace (doubles) for nsm_outcome_set, nsm_outcome_set_d and nsm_outcome_set_proj:
+    that of nsm_impact_solve plus 3m for Lambda (d = 1 or 2) and n for a plane direction,
+    nsm_impact_work(n, m) + 3m + n; 0 if n or m is out of range (m >
+    NSM_OUTCOME_MAX_ORDERS_M included) or the total would exceed NSM_MAX_DIM² (the outcome
+    sets then return NSM_ERR_SIZE). */
 /*@ assigns \nothing;
     ensures fits: \result <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures value: \result == 0 ||
               (1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
-               \result == nsm_impact_need(n, m) + 3 * m);
-    ensures pos: \result == 0 || \result >= 3 * m + 1;
+               \result == nsm_impact_need(n, m) + 3 * m + n);
+    ensures pos: \result == 0 || \result >= 3 * m + n + 1;
  */
 size_t nsm_outcome_work(size_t n, size_t m);
 
@@ -717,6 +754,73 @@ nsm_status nsm_outcome_set_d(size_t n, size_t m, size_t d, const double *M, cons
                              double *work, size_t lwork);
 
 /**
+ * nsm_outcome_set_d with an extremal fan in each of the caller's projection planes: runs
+ * 0 .. nsm_outcome_count(m, nsamples) - 1 are those of nsm_outcome_set_d (same policies, same
+ * results), then for each plane i < nplanes and j < NSM_OUTCOME_PLANE_DIRS run
+ * nsm_outcome_count(m, nsamples) + NSM_OUTCOME_PLANE_DIRS·i + j solves with
+ * NSM_POLICY_EXTREMAL_V (hold as the other extremal runs) along vdir = a_j·p + b_j·q, where
+ * p and q are rows 2i and 2i + 1 of planes (2·nplanes rows of n entries: the axes of the 2-D
+ * projection (pᵀv+, qᵀv+) the caller will look at) and (a_j, b_j) the lattice directions of
+ * NSM_OUTCOME_PLANE_DIRS; kind[r] = NSM_POLICY_EXTREMAL_V. The fan of nsm_outcome_set_d
+ * targets the contact velocities J v+; a projection that mixes generalized velocities, such as
+ * (v0, v1), is reached at its extremes by these runs (docs/math.md, "Exploring the set").
+ * cap >= nsm_outcome_count_proj(m, nsamples, nplanes); nplanes = 0 (planes may then be NULL)
+ * gives nsm_outcome_set_d. A plane whose rows reach about 1e307 can make a direction overflow:
+ * that run's status is NSM_ERR_NOT_FINITE.
+ * Errors: those of nsm_outcome_set_d; NSM_ERR_NULL (planes NULL with nplanes > 0); NSM_ERR_ARG
+ * (nplanes > NSM_OUTCOME_MAX_PLANES); NSM_ERR_ALIAS (planes overlap v_plus, the work, status,
+ * kind, nruns or accepted); NSM_ERR_NOT_FINITE (an entry of planes, found before any run).
+ * Workspace: nsm_outcome_work(n, m).
+ */
+/*@ requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
+                       \valid(v_plus + (0 .. cap * n - 1));
+    requires valid_st: status == \null || cap == 0 || cap > 1000000 ||
+                       \valid(status + (0 .. cap - 1));
+    requires valid_kind: kind == \null || cap == 0 || cap > 1000000 ||
+                         \valid(kind + (0 .. cap - 1));
+    requires valid_counts: (nruns == \null || \valid(nruns)) &&
+                           (accepted == \null || \valid(accepted));
+    requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
+    requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
+    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
+                       \valid_read(Jn + (0 .. m*n - 1));
+    requires valid_Jt: Jt == \null || (d != 1 && d != 2) || n > NSM_MAX_DIM ||
+                       m > NSM_MAX_DIM || \valid_read(Jt + (0 .. m*d*n - 1));
+    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
+    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
+    requires valid_opts: opts == \null || \valid_read(opts);
+    requires valid_planes: planes == \null || nplanes == 0 || nplanes > NSM_OUTCOME_MAX_PLANES ||
+                           n > NSM_MAX_DIM || \valid_read(planes + (0 .. 2 * nplanes * n - 1));
+    requires sep: \separated(nruns, accepted) &&
+                  (status == \null || cap == 0 || cap > 1000000 ||
+                   \separated(status + (0 .. cap - 1), nruns, accepted)) &&
+                  (kind == \null || cap == 0 || cap > 1000000 ||
+                   \separated(kind + (0 .. cap - 1), nruns, accepted, status + (0 .. cap - 1)));
+    requires sep_work: work == \null || lwork == 0 ||
+                  (\separated(work + (0 .. lwork - 1), nruns, accepted) &&
+                   (status == \null || cap == 0 || cap > 1000000 ||
+                    \separated(work + (0 .. lwork - 1), status + (0 .. cap - 1))) &&
+                   (kind == \null || cap == 0 || cap > 1000000 ||
+                    \separated(work + (0 .. lwork - 1), kind + (0 .. cap - 1))) &&
+                   (opts == \null || \separated(work + (0 .. lwork - 1), opts)));
+    requires sep_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
+                  (\separated(v_plus + (0 .. cap * n - 1), nruns, accepted) &&
+                   (status == \null || \separated(v_plus + (0 .. cap * n - 1), status + (0 .. cap - 1))) &&
+                   (kind == \null || \separated(v_plus + (0 .. cap * n - 1), kind + (0 .. cap - 1))) &&
+                   (opts == \null || \separated(v_plus + (0 .. cap * n - 1), opts)));
+    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1], *nruns,
+            *accepted, work[0 .. lwork - 1];
+    ensures counts: \result == NSM_OK ==> *accepted <= *nruns <= cap;
+ */
+nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
+                                const double *Jn, const double *Jt, const double *mu,
+                                const double *v_minus, const nsm_impact_opts *opts,
+                                size_t nsamples, unsigned long seed, size_t hold,
+                                size_t nplanes, const double *planes, size_t cap,
+                                double *v_plus, nsm_status *status, nsm_policy_kind *kind,
+                                size_t *nruns, size_t *accepted, double *work, size_t lwork);
+
+/**
  * The policy of run r of nsm_outcome_set(n, m, ..., opts, nsamples, seed, hold, ...) (opts =
  * NULL: NSM_IMPACT_OPTS_DEFAULT; only opts->steps is read, for the extremal hold): fills *pol and
  * the arrays it points to. order (m entries) is the run's permutation (sequential and priority
@@ -759,6 +863,37 @@ nsm_status nsm_outcome_set_d(size_t n, size_t m, size_t d, const double *M, cons
 nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsamples,
                               unsigned long seed, size_t hold, size_t r, size_t *order,
                               double *ratios, double *dir, nsm_impact_policy *pol);
+
+/**
+ * The policy of plane run j of nsm_outcome_set_proj (run nsm_outcome_count(m, nsamples) + j
+ * of the set, j < NSM_OUTCOME_PLANE_DIRS·nplanes; opts = NULL: NSM_IMPACT_OPTS_DEFAULT, only
+ * opts->steps is read, for the hold): pol->kind = NSM_POLICY_EXTREMAL_V, pol->hold the
+ * extremal runs' hold, pol->vdir = vdir = a·p + b·q (n entries) with p, q rows 2i and 2i + 1
+ * of planes, i = j / NSM_OUTCOME_PLANE_DIRS, and (a, b) the lattice direction
+ * j mod NSM_OUTCOME_PLANE_DIRS of NSM_OUTCOME_PLANE_DIRS. Solving with it repeats that run.
+ * Errors (nothing written): NSM_ERR_NULL; NSM_ERR_SIZE (n = 0 or n > NSM_MAX_DIM); NSM_ERR_ARG
+ * (nplanes = 0 or > NSM_OUTCOME_MAX_PLANES, j >= NSM_OUTCOME_PLANE_DIRS·nplanes);
+ * NSM_ERR_ALIAS (any two of planes, vdir, pol overlap).
+ */
+/*@ requires valid: planes == \null || n == 0 || n > NSM_MAX_DIM || nplanes == 0 ||
+                    nplanes > NSM_OUTCOME_MAX_PLANES ||
+                    \valid_read(planes + (0 .. 2 * nplanes * n - 1));
+    requires valid_vdir: vdir == \null || n == 0 || n > NSM_MAX_DIM ||
+                         \valid(vdir + (0 .. n - 1));
+    requires valid_pol: pol == \null || \valid(pol);
+    requires valid_opts: opts == \null || \valid_read(opts);
+    requires sep: vdir == \null || pol == \null || n == 0 || n > NSM_MAX_DIM ||
+                  \separated(pol, vdir + (0 .. n - 1));
+    assigns *pol, vdir[0 .. n - 1];
+    ensures null: (planes == \null || vdir == \null || pol == \null) ==> \result == NSM_ERR_NULL;
+    ensures ok: \result == NSM_OK ==> pol->kind == NSM_POLICY_EXTREMAL_V && pol->vdir == vdir &&
+                pol->hold >= 1;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NULL || \result == NSM_ERR_SIZE ||
+                    \result == NSM_ERR_ARG || \result == NSM_ERR_ALIAS;
+ */
+nsm_status nsm_outcome_plane_policy(size_t n, size_t nplanes, const double *planes,
+                                    const nsm_impact_opts *opts, size_t j, double *vdir,
+                                    nsm_impact_policy *pol);
 
 /**
  * Convex hull of npts points (x[i], y[i]) (Andrew's monotone chain): hull[0 .. *nh - 1] are

@@ -365,15 +365,68 @@ static nsm_status impact_finish(size_t n, size_t m, size_t d, const double *Jn, 
     return NSM_OK;
 }
 
+/* y = A^T x for A r×c (row-major): y_j = sum_i A_ij x_i. */
+/*@ requires 1 <= r <= NSM_MAX_DIM && 1 <= c <= NSM_MAX_DIM;
+    requires \valid_read(A + (0 .. r * c - 1)) && \valid_read(x + (0 .. r - 1));
+    requires \valid(y + (0 .. c - 1));
+    assigns y[0 .. c - 1];
+ */
+static void matvec_t(size_t r, size_t c, const double *A, const double *x, double *y)
+{
+    /*@ loop invariant 0 <= j <= c;
+        loop assigns j, y[0 .. c - 1];
+        loop variant c - j;
+     */
+    for (size_t j = 0; j < c; j++) {
+        double acc = 0.0;
+        /*@ loop invariant 0 <= i <= r;
+            loop assigns i, acc;
+            loop variant r - i;
+         */
+        for (size_t i = 0; i < r; i++) {
+            /*@ assert i * c + j < r * c; */
+            acc += A[i * c + j] * x[i];
+        }
+        y[j] = acc;
+    }
+}
+
+/* The extremal rules' gain g (3m), the rate of their objective per unit impulse:
+   EXTREMAL, objective dirᵀu with u = u- + W lam: g = Wᵀ dir; EXTREMAL_V, objective vdirᵀv
+   with v = v- + X lam, X = M^-1 Jᵀ: g = Xᵀ vdir = J M^-1 vdir; 0 for the other kinds. Finite
+   data can give a gain beyond the double range only with W or X near it; the rule then
+   compares infinities or NaNs and takes the first penetrating contact it cannot rank. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires pol_ready(m, pol);
+    requires pol->kind != NSM_POLICY_EXTREMAL_V || \valid_read(pol->vdir + (0 .. n - 1));
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(X + (0 .. 3 * m * n - 1));
+    requires \valid(g + (0 .. 3 * m - 1));
+    assigns g[0 .. 3 * m - 1];
+ */
+static void extremal_gain(size_t n, size_t m, const nsm_impact_policy *pol, const double *W,
+                          const double *X, double *g)
+{
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m && n * K == 3 * m * n; */
+    if (pol->kind == NSM_POLICY_EXTREMAL) {
+        matvec_t(K, K, W, pol->dir, g);
+    } else if (pol->kind == NSM_POLICY_EXTREMAL_V) {
+        matvec_t(n, K, X, pol->vdir, g);
+    } else {
+        zero_vec(K, g);
+    }
+}
+
 /* The integrator's vectors, carved from the workspace after u: u, lam, lh, rate (3m each), um
-   (3m: the first of Frank–Wolfe's four scratch vectors, which are spent before the
-   integration starts), w and wraw (m each); tmp (n) follows at u + 26m. */
+   and gain (3m each: the first two of Frank–Wolfe's four scratch vectors, which are spent
+   before the integration starts), w and wraw (m each); tmp (n) follows at u + 26m. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid(u + (0 .. 26 * m - 1)) && \valid(v);
     assigns *v;
     ensures vecs_ok(v, m);
     ensures v->u == u && v->lam == u + 3 * m && v->lh == u + 6 * m && v->rate == u + 9 * m &&
-            v->um == u + 12 * m && v->w == u + 24 * m && v->wraw == u + 25 * m;
+            v->um == u + 12 * m && v->gain == u + 15 * m && v->w == u + 24 * m &&
+            v->wraw == u + 25 * m;
  */
 static void carve_vecs(size_t m, double *u, impact_vecs *v)
 {
@@ -383,6 +436,7 @@ static void carve_vecs(size_t m, double *u, impact_vecs *v)
     v->lh = u + 2 * K;
     v->rate = u + 3 * K;
     v->um = u + 4 * K;
+    v->gain = u + 5 * K;
     v->w = u + 8 * K;
     v->wraw = u + 8 * K + m;
 }
@@ -410,6 +464,8 @@ static void lemma_dims(size_t n, size_t m)
                        \valid_read(mu + (0 .. m - 1)) && \valid_read(vm + (0 .. n - 1));
     requires valid_pol: \valid_read(pol) && \valid_read(opts);
     requires pol: pol_ready(m, pol);
+    requires pol_vdir: pol->kind != NSM_POLICY_EXTREMAL_V ||
+                       \valid_read(pol->vdir + (0 .. n - 1));
     requires opts: 1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
                    1 <= opts->fallback_steps <= 100000000 && opts->ntol >= 0 && opts->vtol >= 0;
     requires valid_out: \valid(vp + (0 .. n - 1)) && \valid(Lam + (0 .. (d + 1) * m - 1)) &&
@@ -468,6 +524,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     } else {
         /* Frank–Wolfe's scratch (12m) starts at um: spent before the integration starts */
         double h = nsm_impact_bound(m, d, mu, opts, W, u, v.um, &inf, &wedge);
+        extremal_gain(n, m, pol, W, X, v.gain);
         rs = nsm_impact_integrate(m, d, pol, W, mu, h, opts->ztol, opts->ntol, &v, &inf);
         cone_lam(m, d, mu, v.lam);
         /* v+ = v- + M^-1 J^T Lambda */
@@ -490,6 +547,8 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
                        \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1));
     requires valid_pol: pol_readable(m, pol);
+    requires valid_vdir: pol->kind != NSM_POLICY_EXTREMAL_V || pol->vdir == \null ||
+                         \valid_read(pol->vdir + (0 .. n - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     requires valid_out: \valid(v_plus + (0 .. n - 1)) && \valid(Lambda + (0 .. (d + 1) * m - 1)) &&
                         \valid(info);
@@ -535,6 +594,9 @@ static nsm_status impact_checked(size_t n, size_t m, size_t d, const double *M, 
     st = nsm_impact_check_data(n, m, d, M, Jn, Jt, mu, v_minus);
     if (st != NSM_OK) {
         return st;
+    }
+    if (pol->kind == NSM_POLICY_EXTREMAL_V && !nsm_all_finite(n, pol->vdir)) {
+        return NSM_ERR_NOT_FINITE; /* the direction is data, like v_minus */
     }
     st = impact_prepare(n, m, d, M, Jn, Jt, v_minus, work);
     if (st != NSM_OK) {

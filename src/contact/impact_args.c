@@ -25,7 +25,8 @@
 #define F_HOLD 12
 #define F_DIR_NULL 13
 #define F_DIR_NAN 14
-#define F_KIND 15
+#define F_VDIR_NULL 15
+#define F_KIND 16
 
 /* 1 if x >= 0 and finite. */
 /*@ assigns \nothing;
@@ -130,6 +131,13 @@ static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact
         }
         return pol->hold >= 1 ? F_NONE : F_HOLD;
     }
+    if (pol->kind == NSM_POLICY_EXTREMAL_V) {
+        /* its n entries are data: checked for finiteness with v_minus (impact.c) */
+        if (pol->vdir == NULL) {
+            return F_VDIR_NULL;
+        }
+        return pol->hold >= 1 ? F_NONE : F_HOLD;
+    }
     return F_KIND;
 }
 
@@ -145,7 +153,7 @@ static nsm_status fault_status(int f)
     if (f == F_NONE) {
         return NSM_OK;
     }
-    if (f == F_ORDER_NULL || f == F_RATIOS_NULL || f == F_DIR_NULL) {
+    if (f == F_ORDER_NULL || f == F_RATIOS_NULL || f == F_DIR_NULL || f == F_VDIR_NULL) {
         return NSM_ERR_NULL;
     }
     return f == F_RATIOS_NAN || f == F_DIR_NAN ? NSM_ERR_NOT_FINITE : NSM_ERR_ARG;
@@ -170,6 +178,7 @@ static const char *fault_name(int f)
     case F_HOLD: return "pol.hold";
     case F_DIR_NULL:
     case F_DIR_NAN: return "pol.dir";
+    case F_VDIR_NULL: return "pol.vdir";
     case F_KIND: return "pol.kind";
     default: return NULL;
     }
@@ -274,28 +283,30 @@ static int any_alias(size_t n, size_t m, size_t d, const double *M, const double
 }
 
 /* The byte ranges of the policy's arrays that its kind reads (order for sequential and
-   priority; its array of doubles: ratios for simultaneous, dir for extremal), as (address,
-   length) pairs; (0, 0) for an array the kind does not read: an unused field is not even
-   read, its value may be indeterminate. */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+   priority; its array of doubles: ratios for simultaneous, dir for extremal, vdir for
+   extremal in v), as (address, length) pairs; (0, 0) for an array the kind does not read: an
+   unused field is not even read, its value may be indeterminate. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol);
     requires \valid(r + (0 .. 3)) && \separated(r + (0 .. 3), pol);
     assigns r[0 .. 3];
-    ensures r[1] <= m * sizeof(size_t) && r[3] <= 3 * m * sizeof(double);
+    ensures r[1] <= m * sizeof(size_t) && r[3] <= NSM_MAX_DIM * sizeof(double);
  */
-static void pol_arrays(size_t m, const nsm_impact_policy *pol, uintptr_t *r)
+static void pol_arrays(size_t n, size_t m, const nsm_impact_policy *pol, uintptr_t *r)
 {
     size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
                       ? m * sizeof(size_t)
                       : 0;
     size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * sizeof(double)
                   : pol->kind == NSM_POLICY_EXTREMAL   ? 3 * m * sizeof(double)
+                  : pol->kind == NSM_POLICY_EXTREMAL_V ? n * sizeof(double)
                                                        : 0;
     r[0] = nord != 0 ? (uintptr_t)pol->order : 0;
     r[1] = nord;
-    r[2] = nrat == 0                            ? 0
-           : pol->kind == NSM_POLICY_EXTREMAL ? (uintptr_t)pol->dir
-                                              : (uintptr_t)pol->ratios;
+    r[2] = nrat == 0                              ? 0
+           : pol->kind == NSM_POLICY_EXTREMAL   ? (uintptr_t)pol->dir
+           : pol->kind == NSM_POLICY_EXTREMAL_V ? (uintptr_t)pol->vdir
+                                                : (uintptr_t)pol->ratios;
     r[3] = nrat;
 }
 
@@ -318,7 +329,7 @@ static int info_alias(size_t n, size_t m, size_t d, const double *M, const doubl
     const uintptr_t a = (uintptr_t)info;
     const size_t ni = sizeof(nsm_impact_info);
     uintptr_t pa[4];
-    pol_arrays(m, pol, pa);
+    pol_arrays(n, m, pol, pa);
     int bad = nsm_overlap_bytes(a, ni, (uintptr_t)M, n * n * b) |
               nsm_overlap_bytes(a, ni, (uintptr_t)Jn, m * n * b) |
               nsm_overlap_bytes(a, ni, (uintptr_t)Jt, d * m * n * b) |
@@ -333,7 +344,7 @@ static int info_alias(size_t n, size_t m, size_t d, const double *M, const doubl
     return bad != 0 ? 1 : 0;
 }
 
-/* 1 if v_plus, Lambda or the work overlaps *pol or the policy's order, ratios or dir (for the
+/* 1 if v_plus, Lambda or the work overlaps *pol or the policy's order, ratios, dir or vdir (for the
    kind that reads them): the policy is read while those are written. (opts is copied before any
    write, so only info, written last, is checked against it.) Sizes as validated. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
@@ -348,7 +359,7 @@ static int pol_alias(size_t n, size_t m, size_t d, const nsm_impact_policy *pol,
     const size_t b = sizeof(double);
     const size_t np = sizeof(nsm_impact_policy);
     uintptr_t pa[4];
-    pol_arrays(m, pol, pa);
+    pol_arrays(n, m, pol, pa);
     const uintptr_t ap = (uintptr_t)pol;
     const uintptr_t out[3] = {(uintptr_t)vp, (uintptr_t)lam, (uintptr_t)work};
     const size_t len[3] = {n * b, (d + 1) * m * b, need * b};

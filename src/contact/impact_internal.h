@@ -31,6 +31,8 @@ typedef struct impact_vecs {
     double *um;   /* 3m: velocities at the segment's midpoint (d = 2) */
     double *w;    /* m: the segment's weights */
     double *wraw; /* m: the sampled policy's raw draws, kept between redraws */
+    double *gain; /* 3m: the extremal rules' gain, g_k = d(objective)/d(lam_k) (impact.c,
+                     extremal_gain); read only during the integration */
 } impact_vecs;
 
 /*@ // the vectors are writable and pairwise disjoint
@@ -38,10 +40,10 @@ typedef struct impact_vecs {
       \valid(v->u + (0 .. 3 * m - 1)) && \valid(v->lam + (0 .. 3 * m - 1)) &&
       \valid(v->lh + (0 .. 3 * m - 1)) && \valid(v->rate + (0 .. 3 * m - 1)) &&
       \valid(v->um + (0 .. 3 * m - 1)) && \valid(v->w + (0 .. m - 1)) &&
-      \valid(v->wraw + (0 .. m - 1)) &&
+      \valid(v->wraw + (0 .. m - 1)) && \valid(v->gain + (0 .. 3 * m - 1)) &&
       \separated(v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1), v->lh + (0 .. 3 * m - 1),
                  v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1),
-                 v->wraw + (0 .. m - 1));
+                 v->wraw + (0 .. m - 1), v->gain + (0 .. 3 * m - 1));
     // the policy is valid and its array (for the kind that reads one) can be read
     predicate pol_ready(integer m, nsm_impact_policy *pol) =
       \valid_read(pol) &&
@@ -50,7 +52,8 @@ typedef struct impact_vecs {
       (pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_EXTREMAL || \valid_read(pol->dir + (0 .. 3 * m - 1))) &&
       ((pol->kind != NSM_POLICY_SAMPLED && pol->kind != NSM_POLICY_BANGBANG &&
-        pol->kind != NSM_POLICY_EXTREMAL) || pol->hold >= 1);
+        pol->kind != NSM_POLICY_EXTREMAL && pol->kind != NSM_POLICY_EXTREMAL_V) ||
+       pol->hold >= 1);
  */
 
 /*@ // the policy and its array (the one its kind reads, when given) can be read
@@ -70,13 +73,16 @@ typedef struct impact_vecs {
       opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0 &&
       (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_SIMULTANEOUS ||
        pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_PRIORITY ||
-       pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_EXTREMAL) &&
+       pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_EXTREMAL ||
+       pol->kind == NSM_POLICY_EXTREMAL_V) &&
       ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
        pol->order != \null) &&
       (pol->kind == NSM_POLICY_SIMULTANEOUS ==> pol->ratios != \null) &&
       (pol->kind == NSM_POLICY_EXTREMAL ==> pol->dir != \null) &&
+      (pol->kind == NSM_POLICY_EXTREMAL_V ==> pol->vdir != \null) &&
       ((pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_BANGBANG ||
-        pol->kind == NSM_POLICY_EXTREMAL) ==> pol->hold >= 1);
+        pol->kind == NSM_POLICY_EXTREMAL || pol->kind == NSM_POLICY_EXTREMAL_V) ==>
+       pol->hold >= 1);
  */
 
 /* ---- validation (impact_args.c) ---- */
@@ -173,20 +179,22 @@ void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps
                         double ntol, double *w, double *wraw);
 
 /*
- * Weights of the extremal rule (NSM_POLICY_EXTREMAL): the acting contact ps->cur keeps w = 1
- * while it penetrates, for pol->hold steps; then w = 1 goes to the penetrating contact c whose
- * own Coulomb rate raises dirᵀu fastest, score_c = Σ_k dir_k (W_k,n(c) + W_k,t1(c) r1_c +
- * W_k,t2(c) r2_c) (the first of equal scores), 0 elsewhere; all 0 if none penetrates.
+ * Weights of the extremal rules (NSM_POLICY_EXTREMAL, NSM_POLICY_EXTREMAL_V): the acting
+ * contact ps->cur keeps w = 1 while it penetrates, for hold steps; then w = 1 goes to the
+ * penetrating contact c whose own Coulomb rate (1, r1_c, r2_c) raises the objective fastest,
+ * score_c = g_n(c) + g_t1(c) r1_c + g_t2(c) r2_c with the gain g of the objective per unit
+ * impulse (g = W dir for EXTREMAL, g = J M^-1 vdir for EXTREMAL_V; impact.c) (the first of
+ * equal scores), 0 elsewhere; all 0 if none penetrates.
  */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
-    requires \valid_read(pol) && pol->hold >= 1 && \valid_read(pol->dir + (0 .. 3 * m - 1));
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2) && hold >= 1;
     requires \valid(ps) && \valid_read(W + (0 .. 9 * m * m - 1));
     requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid_read(gain + (0 .. 3 * m - 1));
     requires \valid(w + (0 .. m - 1)) && \separated(ps, w + (0 .. m - 1));
     assigns w[0 .. m - 1], ps->cur, ps->held;
  */
-void nsm_impact_extremal(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
-                         const double *W, const double *u, const double *mu, double ztol,
+void nsm_impact_extremal(size_t m, size_t d, size_t hold, policy_state *ps, const double *W,
+                         const double *u, const double *gain, const double *mu, double ztol,
                          double ntol, double *w);
 
 /* ---- impulse rates of a segment (impact_rates.c) ---- */

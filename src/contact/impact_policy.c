@@ -1,8 +1,8 @@
 /*
  * The policy's weights along the impact: which penetrating contacts act and with what share
  * (sequential, priority, simultaneous ratios, sampled draws held for a few steps, one drawn
- * contact at a time for a drawn dwell: bang-bang, or the contact that raises a direction's
- * value fastest: extremal).
+ * contact at a time for a drawn dwell: bang-bang, or the contact that raises an objective
+ * (a direction of J v or of v) fastest: extremal).
  */
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
@@ -81,42 +81,16 @@ static void bangbang_pick(size_t m, size_t hold, policy_state *ps, const double 
     ps->held = 1;
 }
 
-/* Rate of dirᵀu per unit normal impulse when contact c alone acts with rates (1, r1, r2). */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m;
-    requires \valid_read(dir + (0 .. 3 * m - 1)) && \valid_read(W + (0 .. 9 * m * m - 1));
-    assigns \nothing;
- */
-static double dir_rate(size_t m, const double *dir, const double *W, size_t c, double r1,
-                       double r2)
-{
-    size_t K = 3 * m;
-    /*@ assert K * K == 9 * m * m; */
-    double sc = 0.0;
-    /*@ loop invariant 0 <= k <= K;
-        loop assigns k, sc;
-        loop variant K - k;
-     */
-    for (size_t k = 0; k < K; k++) {
-        lemma_idx(k, 3 * c, K);
-        lemma_idx(k, 3 * c + 1, K);
-        lemma_idx(k, 3 * c + 2, K);
-        const double *row = W + k * K + 3 * c;
-        sc += dir[k] * (row[2] + row[0] * r1 + row[1] * r2);
-    }
-    return sc;
-}
-
-void nsm_impact_extremal(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
-                         const double *W, const double *u, const double *mu, double ztol,
+void nsm_impact_extremal(size_t m, size_t d, size_t hold, policy_state *ps, const double *W,
+                         const double *u, const double *gain, const double *mu, double ztol,
                          double ntol, double *w)
 {
     zero_vec(m, w);
-    if (ps->cur < m && ps->held < pol->hold && penetrating(m, u, ps->cur, ntol)) {
+    if (ps->cur < m && ps->held < hold && penetrating(m, u, ps->cur, ntol)) {
         ps->held += 1;
         w[ps->cur] = 1.0;
         return;
     }
-    const double *dir = pol->dir;
     size_t best = m;
     double top = 0.0;
     /*@ loop invariant 0 <= c <= m && best <= m;
@@ -128,7 +102,8 @@ void nsm_impact_extremal(size_t m, size_t d, const nsm_impact_policy *pol, polic
             double r1 = 0.0;
             double r2 = 0.0;
             nsm_impact_friction_rate(m, d, W, u, c, mu[c], ztol, &r1, &r2);
-            double sc = dir_rate(m, dir, W, c, r1, r2);
+            /* the objective's rate per unit normal impulse when c alone acts */
+            double sc = gain[3 * c + 2] + gain[3 * c] * r1 + gain[3 * c + 1] * r2;
             if (best == m || sc > top) {
                 best = c;
                 top = sc;

@@ -182,8 +182,8 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
                       const impact_vecs *v)
 {
     size_t K = 3 * m;
-    if (pol->kind == NSM_POLICY_EXTREMAL) {
-        nsm_impact_extremal(m, d, pol, ps, W, v->u, mu, ztol, ntol, v->w);
+    if (pol->kind == NSM_POLICY_EXTREMAL || pol->kind == NSM_POLICY_EXTREMAL_V) {
+        nsm_impact_extremal(m, d, pol->hold, ps, W, v->u, v->gain, mu, ztol, ntol, v->w);
     } else {
         nsm_impact_weights(m, pol, ps, v->u, ntol, v->w, v->wraw);
     }
@@ -273,7 +273,8 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     /* planar runs but sequential, bang-bang and extremal ones hold contacts at rest
        (nsm_slide_planar) */
     int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL &&
-                pol->kind != NSM_POLICY_BANGBANG && pol->kind != NSM_POLICY_EXTREMAL;
+                pol->kind != NSM_POLICY_BANGBANG && pol->kind != NSM_POLICY_EXTREMAL &&
+                pol->kind != NSM_POLICY_EXTREMAL_V;
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;
     double bound = inf->bound;

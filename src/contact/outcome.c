@@ -1,5 +1,6 @@
-/* Outcome sets of an impact: every sequential and priority order, simultaneous, and bang-bang
-   weight histories over a ladder of dwell scales (docs/math.md, "Exploring the set"). */
+/* Outcome sets of an impact: every sequential and priority order, simultaneous, the extremal
+   fans (contact velocities; the caller's projection planes), and bang-bang weight histories
+   over a ladder of dwell scales (docs/math.md, "Exploring the set"). */
 #include <stdint.h>
 #include "nsmech/contact.h"
 
@@ -34,6 +35,53 @@ size_t nsm_outcome_count(size_t m, size_t nsamples)
         return 0;
     }
     return 2 * n_orders(m) + 1 + 8 * m * m + nsamples;
+}
+
+size_t nsm_outcome_count_proj(size_t m, size_t nsamples, size_t nplanes)
+{
+    size_t base = nsm_outcome_count(m, nsamples);
+    if (base == 0 || nplanes > NSM_OUTCOME_MAX_PLANES) {
+        return 0;
+    }
+    return base + NSM_OUTCOME_PLANE_DIRS * nplanes;
+}
+
+/* Coefficients (a, b) of direction j of the fan in a projection plane with axes p, q
+   (direction a·p + b·q): the lattice directions (1, 0), (3, 1), (2, 1), (3, 2), (1, 1),
+   (2, 3), (1, 2), (1, 3) of the first quadrant (angles 0 to 71.6 degrees, gaps of at most
+   18.4 degrees), turned by (j / 8)·90 degrees. Exact small integers: the extremal rule only
+   compares rates, so the directions need not be unit vectors. */
+/*@ requires \valid(a) && \valid(b) && \separated(a, b);
+    assigns *a, *b;
+    ensures -3 <= *a <= 3 && -3 <= *b <= 3;
+ */
+static void plane_coef(size_t j, double *a, double *b)
+{
+    double x = 1.0;
+    double y = 0.0;
+    switch (j % 8) {
+    case 1: x = 3.0; y = 1.0; break;
+    case 2: x = 2.0; y = 1.0; break;
+    case 3: x = 3.0; y = 2.0; break;
+    case 4: x = 1.0; y = 1.0; break;
+    case 5: x = 2.0; y = 3.0; break;
+    case 6: x = 1.0; y = 2.0; break;
+    case 7: x = 1.0; y = 3.0; break;
+    default: break;
+    }
+    size_t turns = (j / 8) % 4;
+    /*@ loop invariant 0 <= t <= turns;
+        loop invariant -3 <= x <= 3 && -3 <= y <= 3;
+        loop assigns t, x, y;
+        loop variant turns - t;
+     */
+    for (size_t t = 0; t < turns; t++) {
+        double x0 = x;
+        x = -y;
+        y = x0;
+    }
+    *a = x;
+    *b = y;
 }
 
 /* Direction j < 8m² of the extremal fan, over the 2m axes (t1, n) of the contact velocities:
@@ -214,10 +262,10 @@ size_t nsm_outcome_work(size_t n, size_t m)
         return 0;
     }
     size_t lw = nsm_impact_work(n, m);
-    if (lw == 0 || lw + 3 * m > NSM_MAX_DIM * NSM_MAX_DIM) {
+    if (lw == 0 || lw + 3 * m + n > NSM_MAX_DIM * NSM_MAX_DIM) {
         return 0;
     }
-    return lw + 3 * m;
+    return lw + 3 * m + n;
 }
 
 /* Size and argument checks of nsm_outcome_set: the run count and the impact workspace. */
@@ -225,21 +273,25 @@ size_t nsm_outcome_work(size_t n, size_t m)
     assigns *total_out, *lw_out;
     ensures ok: \result == NSM_OK ==>
       1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
-      1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000;
+      1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000 &&
+      nplanes <= NSM_OUTCOME_MAX_PLANES;
     ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap &&
                  *total_out * n <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= *lw_out &&
-                 *lw_out + 3 * m <= NSM_MAX_DIM * NSM_MAX_DIM && *lw_out + 3 * m <= lwork;
+                 *lw_out + 3 * m + n <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                 *lw_out + 3 * m + n <= lwork;
  */
-static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold, size_t cap,
-                                size_t lwork, size_t *total_out, size_t *lw_out)
+static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold,
+                                size_t nplanes, size_t cap, size_t lwork, size_t *total_out,
+                                size_t *lw_out)
 {
     if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
         return NSM_ERR_SIZE;
     }
-    if (nsamples == 0 || nsamples > 1000000u || hold == 0 || cap > 1000000u) {
+    if (nsamples == 0 || nsamples > 1000000u || hold == 0 || cap > 1000000u ||
+        nplanes > NSM_OUTCOME_MAX_PLANES) {
         return NSM_ERR_ARG;
     }
-    size_t total = nsm_outcome_count(m, nsamples);
+    size_t total = nsm_outcome_count_proj(m, nsamples, nplanes);
     if (cap < total) {
         return NSM_ERR_ARG;
     }
@@ -254,14 +306,17 @@ static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold
         return NSM_ERR_WORKSPACE;
     }
     *total_out = total;
-    *lw_out = need - 3 * m;
+    *lw_out = need - 3 * m - n;
     return NSM_OK;
 }
 
-/* 1 if v_plus (nv doubles) overlaps an input or the work (nw doubles) of nsm_outcome_set. */
+/* 1 if v_plus (nv doubles) overlaps an input or the work (nw doubles) of nsm_outcome_set, or
+   the planes (np doubles) overlap v_plus or the work. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
                    (d == 1 || d == 2);
-    requires sizes: 1 <= nv <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= nw <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires sizes: 1 <= nv <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= nw <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                    np <= 2 * NSM_OUTCOME_MAX_PLANES * NSM_MAX_DIM;
+    requires valid_planes: np == 0 || \valid_read(planes + (0 .. np - 1));
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1));
@@ -271,12 +326,14 @@ static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold
  */
 static int outcome_alias(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                          const double *Jt,
-                         const double *mu, const double *v_minus, const double *v_plus,
-                         size_t nv, const double *work, size_t nw)
+                         const double *mu, const double *v_minus, const double *planes,
+                         size_t np, const double *v_plus, size_t nv, const double *work,
+                         size_t nw)
 {
     return nsm_overlap(v_plus, nv, M, n * n) || nsm_overlap(v_plus, nv, Jn, m * n) ||
            nsm_overlap(v_plus, nv, Jt, m * d * n) || nsm_overlap(v_plus, nv, mu, m) ||
-           nsm_overlap(v_plus, nv, v_minus, n) || nsm_overlap(v_plus, nv, work, nw);
+           nsm_overlap(v_plus, nv, v_minus, n) || nsm_overlap(v_plus, nv, work, nw) ||
+           nsm_overlap(planes, np, v_plus, nv) || nsm_overlap(planes, np, work, nw);
 }
 
 /* 1 if the byte range [a, a + na) overlaps status (ns bytes), kind (nk bytes), *nruns or
@@ -295,19 +352,22 @@ static int hits_meta(uintptr_t a, size_t na, uintptr_t status, size_t ns, uintpt
     return hit != 0 ? 1 : 0;
 }
 
-/* 1 if status, kind (total entries each), *nruns or *accepted overlap each other, an input,
-   v_plus (total·n doubles), the work (nw doubles) or *opts, or if *opts overlaps v_plus or
-   the work: they are written during and after the runs, which read all of those. */
+/* 1 if status, kind (total entries each), *nruns or *accepted overlap each other, an input
+   (the planes, np doubles, included), v_plus (total·n doubles), the work (nw doubles) or
+   *opts, or if *opts overlaps v_plus or the work: they are written during and after the runs,
+   which read all of those. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
                    (d == 1 || d == 2);
     requires sizes: 1 <= total <= 1000000 && total * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
-                    nw <= NSM_MAX_DIM * NSM_MAX_DIM;
+                    nw <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                    np <= 2 * NSM_OUTCOME_MAX_PLANES * NSM_MAX_DIM;
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
 static int outcome_meta_alias(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                               const double *Jt, const double *mu, const double *v_minus,
-                              const double *v_plus, size_t total, const double *work, size_t nw,
+                              const double *planes, size_t np, const double *v_plus,
+                              size_t total, const double *work, size_t nw,
                               const nsm_impact_opts *opts, const nsm_status *status,
                               const nsm_policy_kind *kind, const size_t *nruns,
                               const size_t *accepted)
@@ -327,6 +387,7 @@ static int outcome_meta_alias(size_t n, size_t m, size_t d, const double *M, con
               hits_meta((uintptr_t)Jt, m * d * n * sd, st, ns, kd, nk, nr, ac) |
               hits_meta((uintptr_t)mu, m * sd, st, ns, kd, nk, nr, ac) |
               hits_meta((uintptr_t)v_minus, n * sd, st, ns, kd, nk, nr, ac) |
+              hits_meta((uintptr_t)planes, np * sd, st, ns, kd, nk, nr, ac) |
               hits_meta((uintptr_t)v_plus, total * n * sd, st, ns, kd, nk, nr, ac) |
               hits_meta((uintptr_t)work, nw * sd, st, ns, kd, nk, nr, ac) |
               hits_meta((uintptr_t)opts, no, st, ns, kd, nk, nr, ac) |
@@ -349,27 +410,30 @@ static int outcome_meta_alias(size_t n, size_t m, size_t d, const double *M, con
     requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
                        \valid(v_plus + (0 .. cap * n - 1));
     requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
+    requires valid_planes: planes == \null || nplanes == 0 || nplanes > NSM_OUTCOME_MAX_PLANES ||
+                           n > NSM_MAX_DIM || \valid_read(planes + (0 .. 2 * nplanes * n - 1));
     requires valid_res: \valid(total_out) && \valid(lw_out) && \separated(total_out, lw_out);
     assigns *total_out, *lw_out;
     ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap && 1 <= *lw_out &&
-                 *lw_out + 3 * m <= lwork &&
+                 *lw_out + 3 * m + n <= lwork &&
                  *total_out * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
-                 *lw_out + 3 * m <= NSM_MAX_DIM * NSM_MAX_DIM;
+                 *lw_out + 3 * m + n <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures ok: \result == NSM_OK ==>
       M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
       v_plus != \null && work != \null && (d == 1 || d == 2) &&
       1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
       1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000 &&
-      1 <= cap;
+      1 <= cap && nplanes <= NSM_OUTCOME_MAX_PLANES && (nplanes == 0 || planes != \null);
  */
 static nsm_status outcome_check(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                 const double *Jt, const double *mu, const double *v_minus,
-                                size_t nsamples, size_t hold, size_t cap, const double *v_plus,
+                                size_t nsamples, size_t hold, size_t nplanes,
+                                const double *planes, size_t cap, const double *v_plus,
                                 const double *work, size_t lwork, size_t *total_out,
                                 size_t *lw_out)
 {
     if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL ||
-        v_plus == NULL || work == NULL) {
+        v_plus == NULL || work == NULL || (planes == NULL && nplanes > 0)) {
         return NSM_ERR_NULL;
     }
     if (d != 1 && d != 2) {
@@ -377,12 +441,17 @@ static nsm_status outcome_check(size_t n, size_t m, size_t d, const double *M, c
     }
     size_t total = 0;
     size_t lw = 0;
-    nsm_status st = outcome_sizes(n, m, nsamples, hold, cap, lwork, &total, &lw);
+    nsm_status st = outcome_sizes(n, m, nsamples, hold, nplanes, cap, lwork, &total, &lw);
     if (st != NSM_OK) {
         return st;
     }
-    if (outcome_alias(n, m, d, M, Jn, Jt, mu, v_minus, v_plus, total * n, work, lw + 3 * m)) {
+    size_t np = 2 * nplanes * n;
+    if (outcome_alias(n, m, d, M, Jn, Jt, mu, v_minus, planes, np, v_plus, total * n, work,
+                      lw + 3 * m + n)) {
         return NSM_ERR_ALIAS;
+    }
+    if (np > 0 && !nsm_all_finite(np, planes)) {
+        return NSM_ERR_NOT_FINITE;
     }
     *total_out = total;
     *lw_out = lw;
@@ -525,8 +594,64 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsam
     return NSM_OK;
 }
 
-/* Run r of nsm_outcome_set: row r of v_plus, status[r], kind[r]; an input error of run 0 sets
-   *stop and is returned with status[0] and kind[0] left unwritten. */
+/* Solves run r with *pol: row r of v_plus, status[r], kind[r] (work: lw doubles for the
+   solver, then Lambda, 3m); an input error of run 0 sets *stop and is returned with status[0]
+   and kind[0] left unwritten. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                   (d == 1 || d == 2);
+    requires sizes: r < cap <= 1000000;
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
+                       \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+                       \valid_read(v_minus + (0 .. n - 1)) &&
+                       (opts == \null || \valid_read(opts));
+    requires valid_pol: \valid_read(pol) &&
+      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+       pol->order == \null || \valid_read(pol->order + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null ||
+       \valid_read(pol->ratios + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_EXTREMAL || pol->dir == \null ||
+       \valid_read(pol->dir + (0 .. 3 * m - 1))) &&
+      (pol->kind != NSM_POLICY_EXTREMAL_V || pol->vdir == \null ||
+       \valid_read(pol->vdir + (0 .. n - 1)));
+    requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
+                        \valid(kind + (0 .. cap - 1));
+    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 3 * m - 1));
+    requires valid_stop: \valid(stop) && \separated(stop, status + (0 .. cap - 1)) &&
+                         \separated(stop, kind + (0 .. cap - 1));
+    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1],
+            work[0 .. lw + 3 * m - 1], *stop;
+ */
+static nsm_status outcome_solve(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                                const double *Jt, const double *mu, const double *v_minus,
+                                const nsm_impact_opts *opts, const nsm_impact_policy *pol,
+                                size_t r, size_t cap, double *v_plus, nsm_status *status,
+                                nsm_policy_kind *kind, double *work, size_t lw, int *stop)
+{
+    double *lam = work + lw;
+    nsm_policy_kind k = pol->kind;
+    lemma_row(r, cap, n);
+    double *vp = v_plus + r * n;
+    nsm_impact_info info;
+    nsm_status st = nsm_impact_solve_d(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, vp, lam,
+                                       &info, work, lw);
+    *stop = 0;
+    if (is_input_error(st)) {
+        if (r == 0) {
+            *stop = 1;
+            return st;
+        }
+        copy_n(n, v_minus, vp);
+    }
+    if (st == NSM_ERR_OVERFLOW) {
+        /* the row may hold values beyond the double range: report v_minus, as documented */
+        copy_n(n, v_minus, vp);
+    }
+    status[r] = st;
+    kind[r] = k;
+    return st;
+}
+
+/* Run r < nsm_outcome_count(m, nsamples) of the set: its policy (outcome_policy_of), solved. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
                    (d == 1 || d == 2);
     requires sizes: r < cap <= 1000000 && hold >= 1 && 1 <= norders <= 720;
@@ -549,76 +674,200 @@ static nsm_status outcome_run(size_t n, size_t m, size_t d, const double *M, con
                               size_t cap, double *v_plus, nsm_status *status,
                               nsm_policy_kind *kind, double *work, size_t lw, int *stop)
 {
-    double *lam = work + lw;
     size_t order[NSM_OUTCOME_MAX_ORDERS_M];
     double ratios[NSM_OUTCOME_MAX_ORDERS_M];
     double dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
     nsm_impact_policy pol;
     outcome_policy_of(m, r, norders, seed, hold, extremal_hold(opts), order, ratios, dir, &pol);
-    lemma_row(r, cap, n);
-    double *vp = v_plus + r * n;
-    nsm_impact_info info;
-    nsm_status st = nsm_impact_solve_d(n, m, d, M, Jn, Jt, mu, v_minus, &pol, opts, vp, lam,
-                                       &info, work, lw);
-    *stop = 0;
-    if (is_input_error(st)) {
-        if (r == 0) {
-            *stop = 1;
-            return st;
-        }
-        copy_n(n, v_minus, vp);
-    }
-    if (st == NSM_ERR_OVERFLOW) {
-        /* the row may hold values beyond the double range: report v_minus, as documented */
-        copy_n(n, v_minus, vp);
-    }
-    status[r] = st;
-    kind[r] = pol.kind;
-    return st;
+    return outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, r, cap, v_plus, status,
+                         kind, work, lw, stop);
 }
 
-/* The runs of nsm_outcome_set on validated arguments; *acc counts the accepted ones. */
+/* The policy of plane run j < NSM_OUTCOME_PLANE_DIRS·nplanes (docs of
+   nsm_outcome_plane_policy): NSM_POLICY_EXTREMAL_V with hold ehold along
+   vdir = a·p + b·q, p and q rows 2i and 2i + 1 of planes, i = j / NSM_OUTCOME_PLANE_DIRS,
+   (a, b) = plane_coef(j mod NSM_OUTCOME_PLANE_DIRS). */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= nplanes <= NSM_OUTCOME_MAX_PLANES && ehold >= 1;
+    requires j < NSM_OUTCOME_PLANE_DIRS * nplanes;
+    requires \valid_read(planes + (0 .. 2 * nplanes * n - 1));
+    requires \valid(vdir + (0 .. n - 1)) && \valid(pol) && \separated(pol, vdir + (0 .. n - 1));
+    assigns vdir[0 .. n - 1], *pol;
+    ensures pol->kind == NSM_POLICY_EXTREMAL_V && pol->vdir == vdir && pol->hold == ehold;
+ */
+static void plane_policy_of(size_t n, size_t nplanes, const double *planes, size_t j,
+                            size_t ehold, double *vdir, nsm_impact_policy *pol)
+{
+    (void)nplanes; /* bounds i in the contract */
+    size_t i = j / NSM_OUTCOME_PLANE_DIRS;
+    double a = 0.0;
+    double b = 0.0;
+    plane_coef(j % NSM_OUTCOME_PLANE_DIRS, &a, &b);
+    /*@ assert i < nplanes && 2 * i * n + 2 * n <= 2 * nplanes * n; */
+    const double *p = planes + 2 * i * n;
+    const double *q = p + n;
+    /*@ loop invariant 0 <= k <= n;
+        loop assigns k, vdir[0 .. n - 1];
+        loop variant n - k;
+     */
+    for (size_t k = 0; k < n; k++) {
+        vdir[k] = a * p[k] + b * q[k];
+    }
+    pol->kind = NSM_POLICY_EXTREMAL_V;
+    pol->order = NULL;
+    pol->ratios = NULL;
+    pol->dir = NULL;
+    pol->seed = 0;
+    pol->hold = ehold;
+    pol->vdir = vdir;
+}
+
+nsm_status nsm_outcome_plane_policy(size_t n, size_t nplanes, const double *planes,
+                                    const nsm_impact_opts *opts, size_t j, double *vdir,
+                                    nsm_impact_policy *pol)
+{
+    if (planes == NULL || vdir == NULL || pol == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (n == 0 || n > NSM_MAX_DIM) {
+        return NSM_ERR_SIZE;
+    }
+    if (nplanes == 0 || nplanes > NSM_OUTCOME_MAX_PLANES ||
+        j >= NSM_OUTCOME_PLANE_DIRS * nplanes) {
+        return NSM_ERR_ARG;
+    }
+    const uintptr_t a = (uintptr_t)planes;
+    const uintptr_t v = (uintptr_t)vdir;
+    const uintptr_t p = (uintptr_t)pol;
+    const size_t na = 2 * nplanes * n * sizeof(double);
+    const size_t nv = n * sizeof(double);
+    const size_t np = sizeof *pol;
+    if (nsm_overlap_bytes(a, na, v, nv) | nsm_overlap_bytes(a, na, p, np) |
+        nsm_overlap_bytes(v, nv, p, np)) {
+        return NSM_ERR_ALIAS;
+    }
+    plane_policy_of(n, nplanes, planes, j, extremal_hold(opts), vdir, pol);
+    return NSM_OK;
+}
+
+/* Run r = base + j of the set with planes (j < NSM_OUTCOME_PLANE_DIRS·nplanes): the policy
+   of plane run j with its direction in the n doubles after the solver's work and Lambda,
+   solved. r > 0: never the run that reports input errors. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
                    (d == 1 || d == 2);
-    requires sizes: 1 <= total <= cap <= 1000000 && hold >= 1;
+    requires sizes: 1 <= base <= r < cap <= 1000000 && 1 <= nplanes <= NSM_OUTCOME_MAX_PLANES &&
+                    r - base < NSM_OUTCOME_PLANE_DIRS * nplanes;
+    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
+                       \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+                       \valid_read(v_minus + (0 .. n - 1)) &&
+                       (opts == \null || \valid_read(opts)) &&
+                       \valid_read(planes + (0 .. 2 * nplanes * n - 1));
+    requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
+                        \valid(kind + (0 .. cap - 1));
+    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 3 * m + n - 1));
+    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1],
+            work[0 .. lw + 3 * m + n - 1];
+ */
+static nsm_status outcome_plane_run(size_t n, size_t m, size_t d, const double *M,
+                                    const double *Jn, const double *Jt, const double *mu,
+                                    const double *v_minus, const nsm_impact_opts *opts,
+                                    size_t nplanes, const double *planes, size_t base, size_t r,
+                                    size_t cap, double *v_plus, nsm_status *status,
+                                    nsm_policy_kind *kind, double *work, size_t lw)
+{
+    nsm_impact_policy pol;
+    plane_policy_of(n, nplanes, planes, r - base, extremal_hold(opts), work + lw + 3 * m, &pol);
+    int stop = 0;
+    return outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, r, cap, v_plus, status,
+                         kind, work, lw, &stop);
+}
+
+/* The runs of nsm_outcome_set on validated arguments: the base runs of nsm_outcome_count,
+   then NSM_OUTCOME_PLANE_DIRS per plane; *acc counts the accepted ones. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                   (d == 1 || d == 2);
+    requires sizes: 1 <= total <= cap <= 1000000 && hold >= 1 && 1 <= nsamples <= 1000000 &&
+                    nplanes <= NSM_OUTCOME_MAX_PLANES;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1)) && (opts == \null || \valid_read(opts));
+    requires valid_planes: nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1));
     requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
                         \valid(kind + (0 .. cap - 1)) && \valid(acc);
-    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 3 * m - 1));
+    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 3 * m + n - 1));
     requires sep: \separated(acc, status + (0 .. cap - 1)) && \separated(acc, kind + (0 .. cap - 1)) &&
                   \separated(acc, v_plus + (0 .. cap * n - 1)) &&
-                  \separated(acc, work + (0 .. lw + 3 * m - 1));
+                  \separated(acc, work + (0 .. lw + 3 * m + n - 1));
     assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1],
-            work[0 .. lw + 3 * m - 1], *acc;
+            work[0 .. lw + 3 * m + n - 1], *acc;
     ensures first_ok: \result == NSM_OK ==> *acc <= total;
  */
 static nsm_status outcome_runs(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                const double *Jt, const double *mu, const double *v_minus,
-                               const nsm_impact_opts *opts, size_t total, unsigned long seed,
-                               size_t hold, size_t cap, double *v_plus, nsm_status *status,
-                               nsm_policy_kind *kind, double *work, size_t lw, size_t *acc)
+                               const nsm_impact_opts *opts, size_t total, size_t nsamples,
+                               unsigned long seed, size_t hold, size_t nplanes,
+                               const double *planes, size_t cap, double *v_plus,
+                               nsm_status *status, nsm_policy_kind *kind, double *work, size_t lw,
+                               size_t *acc)
 {
     size_t norders = n_orders(m);
+    size_t base = nsm_outcome_count(m, nsamples);
     *acc = 0;
     /*@ loop invariant 0 <= r <= total;
         loop invariant 0 <= *acc <= r;
         loop assigns r, *acc, v_plus[0 .. cap * n - 1],
-                     status[0 .. cap - 1], kind[0 .. cap - 1], work[0 .. lw + 3 * m - 1];
+                     status[0 .. cap - 1], kind[0 .. cap - 1], work[0 .. lw + 3 * m + n - 1];
         loop variant total - r;
      */
     for (size_t r = 0; r < total; r++) {
-        int stop = 0;
-        nsm_status st = outcome_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, r, norders, seed, hold,
-                                    cap, v_plus, status, kind, work, lw, &stop);
-        if (stop) {
-            return st;
+        nsm_status st = NSM_ERR_ARG; /* every r < total is a base or a plane run */
+        if (r < base || nplanes == 0) {
+            int stop = 0;
+            st = outcome_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, r, norders, seed, hold, cap,
+                             v_plus, status, kind, work, lw, &stop);
+            if (stop) {
+                return st;
+            }
+        } else if (r - base < NSM_OUTCOME_PLANE_DIRS * nplanes) {
+            st = outcome_plane_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, nplanes, planes, base,
+                                   r, cap, v_plus, status, kind, work, lw);
         }
         if (st == NSM_OK) {
             *acc += 1;
         }
     }
+    return NSM_OK;
+}
+
+nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
+                                const double *Jn, const double *Jt, const double *mu,
+                                const double *v_minus, const nsm_impact_opts *opts,
+                                size_t nsamples, unsigned long seed, size_t hold,
+                                size_t nplanes, const double *planes, size_t cap,
+                                double *v_plus, nsm_status *status, nsm_policy_kind *kind,
+                                size_t *nruns, size_t *accepted, double *work, size_t lwork)
+{
+    if (status == NULL || kind == NULL || nruns == NULL || accepted == NULL) {
+        return NSM_ERR_NULL;
+    }
+    size_t total = 0;
+    size_t lw = 0;
+    nsm_status st = outcome_check(n, m, d, M, Jn, Jt, mu, v_minus, nsamples, hold, nplanes,
+                                  planes, cap, v_plus, work, lwork, &total, &lw);
+    if (st != NSM_OK) {
+        return st;
+    }
+    if (outcome_meta_alias(n, m, d, M, Jn, Jt, mu, v_minus, planes, 2 * nplanes * n, v_plus,
+                           total, work, lw + 3 * m + n, opts, status, kind, nruns, accepted)) {
+        return NSM_ERR_ALIAS;
+    }
+    size_t acc = 0;
+    st = outcome_runs(n, m, d, M, Jn, Jt, mu, v_minus, opts, total, nsamples, seed, hold,
+                      nplanes, planes, cap, v_plus, status, kind, work, lw, &acc);
+    if (st != NSM_OK) {
+        return st;
+    }
+    *nruns = total;
+    *accepted = acc;
     return NSM_OK;
 }
 
@@ -629,29 +878,8 @@ nsm_status nsm_outcome_set_d(size_t n, size_t m, size_t d, const double *M, cons
                              nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
                              double *work, size_t lwork)
 {
-    if (status == NULL || kind == NULL || nruns == NULL || accepted == NULL) {
-        return NSM_ERR_NULL;
-    }
-    size_t total = 0;
-    size_t lw = 0;
-    nsm_status st = outcome_check(n, m, d, M, Jn, Jt, mu, v_minus, nsamples, hold, cap, v_plus,
-                                  work, lwork, &total, &lw);
-    if (st != NSM_OK) {
-        return st;
-    }
-    if (outcome_meta_alias(n, m, d, M, Jn, Jt, mu, v_minus, v_plus, total, work, lw + 3 * m,
-                           opts, status, kind, nruns, accepted)) {
-        return NSM_ERR_ALIAS;
-    }
-    size_t acc = 0;
-    st = outcome_runs(n, m, d, M, Jn, Jt, mu, v_minus, opts, total, seed, hold, cap, v_plus,
-                      status, kind, work, lw, &acc);
-    if (st != NSM_OK) {
-        return st;
-    }
-    *nruns = total;
-    *accepted = acc;
-    return NSM_OK;
+    return nsm_outcome_set_proj(n, m, d, M, Jn, Jt, mu, v_minus, opts, nsamples, seed, hold, 0,
+                                NULL, cap, v_plus, status, kind, nruns, accepted, work, lwork);
 }
 
 nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn,

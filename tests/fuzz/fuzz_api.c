@@ -1127,6 +1127,8 @@ static void f_impact(rd *r)
     pol.kind = (nsm_policy_kind)(pk % 4);
     if (pk == 0xff) {
         pol.kind = (nsm_policy_kind)5;
+    } else if (pk == 0xfe) {
+        pol.kind = NSM_POLICY_EXTREMAL_V;
     }
     size_t *order = malloc((am > 0 ? am : 1) * sizeof *order);
     double *ratios = malloc((am > 0 ? am : 1) * sizeof *ratios);
@@ -1146,6 +1148,14 @@ static void f_impact(rd *r)
     }
     pol.order = (pk & 32) ? NULL : order;
     pol.ratios = (pk & 64) ? NULL : ratios;
+    /* extremal in v: a direction of an entries (any values, NaN included), or NULL */
+    double *vdir = malloc((an > 0 ? an : 1) * sizeof *vdir);
+    if (pol.kind == NSM_POLICY_EXTREMAL_V) {
+        for (size_t i = 0; i < an; i++) {
+            vdir[i] = val(r);
+        }
+        pol.vdir = (u8(r) & 1) ? NULL : vdir;
+    }
     pol.seed = u8(r) | (unsigned long)u8(r) << 8;
     pol.hold = u8(r) % 4;
     unsigned nulls2 = u8(r);
@@ -1259,6 +1269,7 @@ static void f_impact(rd *r)
     }
     free(order);
     free(ratios);
+    free(vdir);
     release(&F);
 }
 

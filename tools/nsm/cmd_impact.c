@@ -423,12 +423,14 @@ static const char *source_name(nsm_policy_kind k)
     case NSM_POLICY_SEQUENTIAL: return "sequential";
     case NSM_POLICY_PRIORITY: return "priority";
     case NSM_POLICY_SIMULTANEOUS: return "simultaneous";
-    case NSM_POLICY_EXTREMAL: return "extremal";
+    case NSM_POLICY_EXTREMAL:
+    case NSM_POLICY_EXTREMAL_V: return "extremal";
     default: return "sampled";
     }
 }
 
-/* "policy": "set": every run of the outcome set with `samples` bang-bang histories. */
+/* "policy": "set": every run of the outcome set with `samples` bang-bang histories, then the
+   extremal fan in each "project" plane (nsm_outcome_set_proj's runs, one by one). */
 static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *opts,
                    double *work, size_t lw, double *vp, double *lam, cJSON **out, cli_err *e)
 {
@@ -438,14 +440,21 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
         return CLI_EXIT_INPUT;
     }
     size_t hold = p->hold > 0 ? p->hold : opts->steps;
-    size_t total = nsm_outcome_count(p->k, samples);
+    size_t base = nsm_outcome_count(p->k, samples);
+    size_t total = nsm_outcome_count_proj(p->k, samples, p->nproj);
+    if (total == 0) {
+        cli_fail(e, "field 'project': at most %u projections, got %zu", NSM_OUTCOME_MAX_PLANES,
+                 p->nproj);
+        return CLI_EXIT_INPUT;
+    }
     size_t order[NSM_OUTCOME_MAX_ORDERS_M];
     double ratios[NSM_OUTCOME_MAX_ORDERS_M], dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
     double *vps = calloc(total * p->n, sizeof *vps);
+    double *vdir = calloc(p->n, sizeof *vdir);
     unsigned char *ok = calloc(total, 1);
     cJSON *res = cJSON_CreateObject(), *outs = cJSON_CreateArray();
     int rc = CLI_EXIT_COMPUTE;
-    if (vps == NULL || ok == NULL) {
+    if (vps == NULL || vdir == NULL || ok == NULL) {
         cli_fail(e, "out of memory");
         goto done;
     }
@@ -457,8 +466,11 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     cli_progress_begin(&prog, "runs", total);
     for (size_t r = 0; r < total; r++) {
         nsm_impact_policy pol;
-        nsm_status s = nsm_outcome_policy(p->k, opts, samples, (unsigned long)p->seed, hold, r,
-                                          order, ratios, dir, &pol);
+        nsm_status s = r < base ? nsm_outcome_policy(p->k, opts, samples,
+                                                     (unsigned long)p->seed, hold, r, order,
+                                                     ratios, dir, &pol)
+                                : nsm_outcome_plane_policy(p->n, p->nproj, p->project, opts,
+                                                           r - base, vdir, &pol);
         if (s != NSM_OK) {
             cli_progress_end(&prog, r);
             cli_fail(e, "impact: the set's run %zu: %s", r, nsm_status_str(s));
@@ -502,6 +514,7 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
 done:
     cJSON_Delete(res);
     free(vps);
+    free(vdir);
     free(ok);
     return rc;
 }
