@@ -227,6 +227,15 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * in h away from events). Events closer than hmin = h/NSM_IMPACT_MIN_STEP_RATIO are
  * stepped over (segment hmin), which bounds the number of steps even where events accumulate
  * (Zeno-like alternation of sequential impacts). It stops when no contact penetrates.
+ * For d = 1, where the policy's weights stay the same for k steps (sequential, priority and
+ * simultaneous runs until an event; the rest of a bang-bang dwell, of a sampled hold or of an
+ * extremal hold), one segment covers them: length min(k·h, next event), counted as the steps
+ * it covers (all k, or those up to and including the one its event falls in), so that
+ * info->steps still counts steps of h. Such a segment is one step long while a contact
+ * without weight sits at normal rest with u_n decreasing (the policy sees it penetrate after
+ * one step, as before), or when joint stick or held rates were taken (their Gauss–Seidel
+ * solution is refined from one step to the next). The motion is linear in s between events,
+ * so a longer segment is the same piece of the solution.
  *
  * Termination bound, computed before integrating (docs/math.md (I5), (I6)):
  *   m = 1, d = 1: [I] Lemma 2 (nsm_routh_bound);

@@ -178,6 +178,31 @@ size_t nsm_impact_count_pen(size_t m, const double *u, double ntol);
 void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps, const double *u,
                         double ntol, double *w, double *wraw);
 
+/* Most steps one segment may cover (nsm_impact_span): a multiple of the step h, so that a
+   segment of constant weights is integrated in one piece (the motion is linear in s between
+   events) instead of h by h. */
+#define NSM_IMPACT_SPAN_MAX 1000000u
+
+/*
+ * Steps the weights of the last nsm_impact_weights / nsm_impact_extremal call stay unchanged
+ * while no event intervenes, that step included: the rest of the dwell (bang-bang: dwell -
+ * held + 1), of the hold (sampled, extremal: hold - held + 1), NSM_IMPACT_SPAN_MAX for the
+ * kinds that change weights only at events (sequential, priority, simultaneous).
+ */
+/*@ requires \valid_read(pol) && \valid_read(ps);
+    assigns \nothing;
+    ensures 1 <= \result <= NSM_IMPACT_SPAN_MAX;
+ */
+size_t nsm_impact_span(const nsm_impact_policy *pol, const policy_state *ps);
+
+/* Advances the policy's step counter by taken - 1 after a segment that covered `taken` steps
+   with the weights of one call (which counted the first). */
+/*@ requires \valid(ps) && taken <= NSM_IMPACT_SPAN_MAX;
+    assigns ps->held;
+    ensures ps->held >= \old(ps->held);
+ */
+void nsm_impact_span_taken(policy_state *ps, size_t taken);
+
 /*
  * Weights of the extremal rules (NSM_POLICY_EXTREMAL, NSM_POLICY_EXTREMAL_V): the acting
  * contact ps->cur keeps w = 1 while it penetrates, for hold steps; then w = 1 goes to the

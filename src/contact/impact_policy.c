@@ -4,6 +4,7 @@
  * contact at a time for a drawn dwell: bang-bang, or the contact that raises an objective
  * (a direction of J v or of v) fastest: extremal).
  */
+#include <stdint.h>
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
 #include "internal.h"
@@ -114,6 +115,36 @@ void nsm_impact_extremal(size_t m, size_t d, size_t hold, policy_state *ps, cons
     ps->held = 1;
     if (best < m) {
         w[best] = 1.0;
+    }
+}
+
+/* Steps the weights just computed stay as they are while no event intervenes, this step
+   included: the rest of the drawn dwell (bang-bang), of the hold (sampled, extremal), or
+   NSM_IMPACT_SPAN_MAX for the kinds whose weights change only at events. */
+size_t nsm_impact_span(const nsm_impact_policy *pol, const policy_state *ps)
+{
+    size_t last = 0; /* the step count at which the weights are chosen again */
+    if (pol->kind == NSM_POLICY_BANGBANG) {
+        last = ps->dwell;
+    } else if (pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_EXTREMAL ||
+               pol->kind == NSM_POLICY_EXTREMAL_V) {
+        last = pol->hold;
+    } else {
+        return NSM_IMPACT_SPAN_MAX;
+    }
+    if (last <= ps->held) {
+        return 1;
+    }
+    size_t rest = last - ps->held;
+    return rest < NSM_IMPACT_SPAN_MAX ? rest + 1 : NSM_IMPACT_SPAN_MAX;
+}
+
+/* The policy's step counter after a segment of `taken` steps with the same weights (the first
+   of them counted by the weights' call). */
+void nsm_impact_span_taken(policy_state *ps, size_t taken)
+{
+    if (taken > 1 && ps->held <= SIZE_MAX - taken) {
+        ps->held += taken - 1;
     }
 }
 

@@ -256,6 +256,67 @@ static void step_advance(size_t m, const double *mu, double len, size_t ev, int 
     }
 }
 
+/* 1 if a segment may cover several steps: no contact without weight sits at normal rest
+   (-ntol <= u_n <= 0) with a negative normal rate, about to penetrate between two choices of
+   the policy (a step of h would let the policy see it after one step; a longer segment would
+   not). For the runs that hold contacts, separating contacts driven back to rest are events
+   of seg_len (watch); the other runs change their weights only at their own choices. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(rate + (0 .. 3 * m - 1));
+    requires \valid_read(w + (0 .. m - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int span_ok(size_t m, const double *u, const double *rate, const double *w, double ntol)
+{
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        double un = u[3 * c + 2];
+        if (!(w[c] > 0.0) && un >= -ntol && un <= 0.0 && rate[3 * c + 2] < 0.0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The longest segment of a span of steps of h: span·h. */
+/*@ requires h >= 0 && 1 <= span <= NSM_IMPACT_SPAN_MAX;
+    assigns \nothing;
+    ensures \result >= h;
+ */
+static double span_len(double h, size_t span)
+{
+    double k = (double)span;
+    /*@ assert k >= 1; */
+    return span > 1 ? h * k : h;
+}
+
+/* Steps a segment of length len covered, out of the span it was allowed (len <= span·h): all
+   of them when it ran to the end, else the whole steps before its event and the step the event
+   fell in. */
+/*@ requires span >= 1 && span <= NSM_IMPACT_SPAN_MAX;
+    assigns \nothing;
+    ensures 1 <= \result <= span;
+ */
+static size_t steps_taken(double len, double h, size_t span)
+{
+    if (span == 1 || !(h > 0.0) || !(len > 0.0)) {
+        return 1;
+    }
+    double q = len / h;
+    if (!(q < (double)span)) {
+        return span;
+    }
+    if (!(q >= 1.0)) {
+        return 1;
+    }
+    size_t t = (size_t)q + 1;
+    return t <= span ? t : span;
+}
+
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
                                 const double *W, const double *mu, double h, double ztol,
                                 double ntol, const impact_vecs *v, nsm_impact_info *inf)
@@ -283,6 +344,7 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     size_t forced = 0;
     nsm_status res = NSM_ERR_NO_CONVERGENCE;
     int stop = 0;
+    size_t k = 0;
     /*@ loop invariant 0 <= k <= cap;
         loop invariant steps <= k;
         loop invariant forced <= steps;
@@ -293,20 +355,36 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
         loop assigns k, ps, stop, res, s, steps, forced, v->u[0 .. K - 1], v->lam[0 .. K - 1],
                      v->lh[0 .. K - 1], v->rate[0 .. K - 1], v->um[0 .. K - 1],
                      v->w[0 .. m - 1], v->wraw[0 .. m - 1];
-        loop variant cap - k;
+        loop variant cap - k + (stop == 0 ? 1 : 0);
      */
-    for (size_t k = 0; k < cap && !stop; k++) {
+    while (k < cap && !stop) {
         if (nsm_impact_count_pen(m, v->u, ntol) == 0) {
             res = NSM_OK;
             stop = 1;
         } else {
             int joint = step_rates(m, d, pol, &ps, W, mu, ztol, ntol, slide, v);
+            /* planar motion is linear in s between events: the weights' whole span in one
+               segment; one step at a time for spatial slips (they rotate) and for joint
+               stick and held rates (iterated from one step to the next, nsm_slide_planar) */
+            size_t span = d == 1 && !joint ? nsm_impact_span(pol, &ps) : 1;
+            if (span > cap - k) {
+                span = cap - k;
+            }
+            if (span > 1 && !span_ok(m, v->u, v->rate, v->w, ntol)) {
+                span = 1;
+            }
+            /*@ assert 1 <= span <= cap - k && span <= NSM_IMPACT_SPAN_MAX; */
+            double hs = span_len(h, span);
             size_t ev = 0;
-            double len = step_len(m, d, W, mu, h, hmin, ztol, ntol, slide, v, &ev);
+            double len = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, v, &ev);
             step_advance(m, mu, len, ev, joint, ztol, v);
+            size_t taken = steps_taken(len, h, span);
+            /*@ assert 1 <= taken <= cap - k; */
+            nsm_impact_span_taken(&ps, taken);
             s += len;
             forced += ev > K ? 1u : 0u;
-            steps = k + 1;
+            k += taken;
+            steps = k;
             if (has_bound && s > bound) {
                 res = NSM_ERR_BOUND;
                 stop = 1;
