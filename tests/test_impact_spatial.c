@@ -448,8 +448,10 @@ static void test_frame_rotation(void)
 
 /*
  * Independent oracle for one spatial contact: Routh's ODE in impulse space,
- * du/dp_n = W (-mu u_t/|u_t|, 1) while slipping, by classical RK4 with a tiny fixed step; at
- * rest the closed-form stick (or re-slip along the ray found by bisection) to u_n = 0.
+ * du/dp_n = W (-mu u_t/|u_t|, 1) while slipping, by classical RK4 with a small step (1e-6
+ * near the end of a slip, up to 1e-4 while the slip speed is far from 0 relative to its rate;
+ * the step that ends compression sets u_n = 0); at rest the closed-form stick (or re-slip
+ * along the ray found by bisection) to u_n = 0.
  * W (3×3, (t1, t2, n)), u (3) in/out; p (3) accumulated impulse. Returns 0 on success.
  */
 static void rhs(const double *W, double mu, const double *u, double *du, double *dp)
@@ -466,7 +468,7 @@ static int oracle_spatial(const double *W, double mu, double *u, double *p)
 {
     double h = 1e-6;
     p[0] = p[1] = p[2] = 0.0;
-    for (long it = 0; it < 100000000L && u[2] < 0.0; it++) {
+    for (long it = 0; it < 2000000L && u[2] < 0.0; it++) {
         double sp = hypot(u[0], u[1]);
         if (sp < 1e-9 || mu == 0.0) {
             /* at rest (or frictionless): stick if possible, else re-slip; a straight segment */
@@ -514,12 +516,16 @@ static int oracle_spatial(const double *W, double mu, double *u, double *p)
         }
         /* one RK4 step, shortened near the end of compression */
         double k1[3], k2[3], k3[3], k4[3], q1[3], q2[3], q3[3], q4[3], y[3];
-        double hs = h;
         rhs(W, mu, u, k1, q1);
+        /* the step: h near the end of slip, up to 100 h while the slip speed is at least
+           100 step-lengths of its rate away from 0 (the direction turns slowly there) */
+        double sp1 = hypot(k1[0], k1[1]);
+        double hs = sp1 > 0.0 ? fmin(100.0 * h, fmax(h, 0.01 * sp / sp1)) : 100.0 * h;
+        int last = 0; /* the step that ends compression: u_n is set to 0 after it */
         if (k1[2] > 0.0 && -u[2] / k1[2] < hs) {
             hs = -u[2] / k1[2];
+            last = 1;
         }
-        double sp1 = hypot(k1[0], k1[1]);
         if (sp1 > 0.0 && sp / sp1 < 4.0 * hs) {
             /* slip about to stop: a small Euler step towards rest */
             double l = sp / sp1;
@@ -544,6 +550,9 @@ static int oracle_spatial(const double *W, double mu, double *u, double *p)
         for (int i = 0; i < 3; i++) {
             u[i] += hs / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
             p[i] += hs / 6.0 * (q1[i] + 2 * q2[i] + 2 * q3[i] + q4[i]);
+        }
+        if (last) {
+            u[2] = 0.0;
         }
     }
     return u[2] < 0.0;
@@ -646,6 +655,166 @@ static void test_step_convergence(void)
            improved, worst_fine);
     CU_ASSERT(compared >= ncases * 3 / 4);
     CU_ASSERT(improved == compared);
+}
+
+/*
+ * Several spatial contacts, sequential policy (docs/math.md: the first penetrating contact of
+ * the order acts alone until u_n,c = 0, then the next; a contact pushed back into penetration
+ * acts again). While contact c acts alone, its own velocity follows the one-contact Routh ODE
+ * with its 3×3 block W_cc of W = J M^-1 J^T, and every contact velocity moves by W_kc p_c.
+ * The oracle composes oracle_spatial (above) contact by contact in that order, in impulse
+ * space, with W from LAPACK. On 500 random problems with 2 or 3 contacts: the library at 4000
+ * steps agrees with it to 1e-4 (1 + |v-|) and is closer than at 250 steps (or within the
+ * oracle's own accuracy, about 1e-6), except in at most 5 % of the cases, where the error at
+ * 256000 steps is at most a quarter of that at 4000 (it converges, more slowly); a case that
+ * does neither fails. NSM_TEST_VERBOSE=1 prints the errors.
+ */
+typedef struct seq_ctx {
+    size_t compared, within, slow, fine, skipped;
+    double worst, worst_slow;
+} seq_ctx;
+
+static int prop_spatial_sequential_oracle(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+{
+    seq_ctx *ctx = vctx;
+    sproblem P;
+    do {
+        random_sproblem(rng, &P);
+    } while (P.m < 2);
+    size_t n = P.n, m = P.m, k3 = 3 * m;
+    size_t order[MAXM];
+    double ratios[MAXM];
+    nsm_impact_policy pol;
+    random_policy(rng, m, NSM_POLICY_SEQUENTIAL, order, ratios, &pol);
+    /* J (3m×n, rows t1, t2, n per contact), X = M^-1 J^T, W = J X, u = J v- */
+    double J[3 * MAXM * MAXN], X[MAXN * 3 * MAXM], Mf[MAXN * MAXN], W[9 * MAXM * MAXM];
+    double u[3 * MAXM], Lam[3 * MAXM];
+    for (size_t c = 0; c < m; c++) {
+        memcpy(J + (3 * c) * n, P.Jt + (2 * c) * n, 2 * n * sizeof *J);
+        memcpy(J + (3 * c + 2) * n, P.Jn + c * n, n * sizeof *J);
+    }
+    memcpy(Mf, P.M, n * n * sizeof *Mf);
+    tm_transpose(k3, n, J, X);
+    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, (lapack_int)k3, Mf, (lapack_int)n,
+                      X, (lapack_int)k3) != 0) {
+        snprintf(msg, msglen, "LAPACK dposv failed on an SPD M");
+        return 1;
+    }
+    tm_matmul(k3, k3, n, J, X, W);
+    tm_matmul(k3, 1, n, J, P.vm, u);
+    memset(Lam, 0, sizeof Lam);
+    double scale = 0.0;
+    for (size_t c = 0; c < m; c++) {
+        scale = fmax(scale, fabs(u[3 * c + 2]));
+    }
+    double ntol = 1e-9 * (1.0 + scale);
+    for (int phase = 0;; phase++) {
+        size_t c = m;
+        for (size_t i = 0; i < m && c == m; i++) {
+            if (u[3 * order[i] + 2] < -ntol) {
+                c = order[i];
+            }
+        }
+        if (c == m) {
+            break;
+        }
+        if (phase > 200) {
+            if (getenv("NSM_TEST_VERBOSE") != NULL) {
+                printf("\n  m %zu n %zu: more than 200 phases", m, n);
+            }
+            ctx->skipped++; /* the contacts keep pushing each other back: no comparison */
+            return 0;
+        }
+        double Wcc[9], uc[3], p[3];
+        for (int i = 0; i < 3; i++) {
+            uc[i] = u[3 * c + i];
+            for (int j = 0; j < 3; j++) {
+                Wcc[3 * i + j] = W[(3 * c + i) * k3 + 3 * c + j];
+            }
+        }
+        if (oracle_spatial(Wcc, P.mu[c], uc, p) != 0) {
+            if (getenv("NSM_TEST_VERBOSE") != NULL) {
+                printf("\n  m %zu n %zu: the oracle did not resolve contact %zu", m, n, c);
+            }
+            ctx->skipped++;
+            return 0;
+        }
+        for (size_t r = 0; r < k3; r++) {
+            u[r] += W[r * k3 + 3 * c] * p[0] + W[r * k3 + 3 * c + 1] * p[1] +
+                    W[r * k3 + 3 * c + 2] * p[2];
+        }
+        u[3 * c + 2] = 0.0;
+        for (int i = 0; i < 3; i++) {
+            Lam[3 * c + i] += p[i];
+        }
+    }
+    double vref[MAXN];
+    tm_matmul(n, 1, k3, X, Lam, vref);
+    double vmax = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        vref[i] += P.vm[i];
+        vmax = fmax(vmax, fabs(P.vm[i]));
+    }
+    /* the library at 250 and 4000 steps, and at 256000 when 4000 steps are not within 1e-4
+       of the oracle or not closer to it than 250 steps */
+    size_t steps[3] = {250, 4000, 256000};
+    double err[3] = {0.0, 0.0, 0.0};
+    for (int s = 0; s < 3; s++) {
+        if (s == 2 && err[1] <= 1e-4 && (err[1] < err[0] || err[1] <= 2e-6)) {
+            break;
+        }
+        nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+        opts.steps = steps[s];
+        double vp[MAXN], L[3 * MAXM];
+        nsm_impact_info info;
+        nsm_status st = solve_d(&P, 2, &pol, &opts, vp, L, &info);
+        if (st == NSM_ERR_NO_BOUND || st == NSM_ERR_NOT_CERTIFIED) {
+            ctx->skipped++;
+            return 0;
+        }
+        if (st != NSM_OK) {
+            snprintf(msg, msglen, "status %s at %zu steps", nsm_status_str(st), steps[s]);
+            return 1;
+        }
+        err[s] = tm_maxabs_diff(n, vp, vref) / (1.0 + vmax);
+        if (s == 2) {
+            ctx->fine++;
+        }
+    }
+    ctx->compared++;
+    if (getenv("NSM_TEST_VERBOSE") != NULL) {
+        printf("\n  m %zu n %zu: errors %.3g %.3g %.3g", m, n, err[0], err[1], err[2]);
+    }
+    /* when checked at 256000 steps: at most a quarter of the error at 4000, or within the
+       oracle's accuracy. The error does not fall evenly (forced segments of the spatial
+       integrator; measured on one case: 3.0e-3, 4.9e-4, 3.0e-4, 3.6e-5 at 250, 4000, 64000,
+       256000 steps) */
+    if (err[2] > 0.0 && !(err[2] <= fmax(err[1] / 4.0, 2e-6))) {
+        snprintf(msg, msglen, "m %zu: error %.3g at 4000 steps, %.3g at 256000", m, err[1],
+                 err[2]);
+        return 1;
+    }
+    if (err[1] <= 1e-4) {
+        ctx->within++;
+        ctx->worst = fmax(ctx->worst, err[1]);
+    } else {
+        ctx->slow++;
+        ctx->worst_slow = fmax(ctx->worst_slow, err[1]);
+    }
+    return 0;
+}
+
+static void test_spatial_sequential_oracle(void)
+{
+    seq_ctx ctx = {0, 0, 0, 0, 0, 0.0, 0.0};
+    size_t cases = prop_run("spatial sequential, several contacts, against the oracle",
+                            prop_spatial_sequential_oracle, &ctx, 500);
+    printf(" [compared %zu of %zu (skipped %zu): within 1e-4 at 4000 steps %zu (worst %.2g), "
+           "further %zu (worst %.2g); checked at 256000 steps %zu] ",
+           ctx.compared, cases, ctx.skipped, ctx.within, ctx.worst, ctx.slow, ctx.worst_slow,
+           ctx.fine);
+    CU_ASSERT(ctx.compared >= cases * 3 / 4);
+    CU_ASSERT(ctx.slow * 20 <= ctx.compared);
 }
 
 /* A unit point mass (3 translational dofs) on a floor z = 0: one contact, tangents x and y,
@@ -773,6 +942,8 @@ static CU_TestInfo spatial_tests[] = {
     {"spatial impact: motion in a plane equals the planar solver", test_planar_embedding},
     {"spatial impact: rotating the tangent frames rotates only the impulses", test_frame_rotation},
     {"spatial impact: converges to a fine RK4 oracle as the step shrinks", test_step_convergence},
+    {"spatial impact: several contacts, sequential, against the composed RK4 oracle",
+     test_spatial_sequential_oracle},
     {"spatial impact: point mass on a floor (closed form)", test_point_mass_closed_form},
     {"spatial impact: bad input and trivial answers", test_spatial_errors},
     CU_TEST_INFO_NULL,
