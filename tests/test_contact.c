@@ -910,7 +910,9 @@ static void test_outcome_coverage(void)
  * 120 sequential orders and 256 random bang-bang histories) in the three projections of
  * bench/bench_outcome.c: (J_n,0 v+, J_t,0 v+), (J_t,0 v+, J_t,1 v+) and (v0, v1). Measured
  * 1.0000 in each; a change that let separating contacts driven back to rest end the segments
- * of every run, not only of the runs that hold contacts, measured 0.16 in (v0, v1) here.
+ * of every run, not only of the runs that hold contacts, measured 0.16 in (v0, v1) here. At
+ * the default step, as the claim is stated; the set's extent in (v0, v1) changes with the
+ * step (docs/benchmarks.md, "Coverage at half the step").
  */
 enum { BALL_COV_HIST = 64, BALL_COV_REF = 256, BALL_COV_RUNS = 2 * 120 + 1 + 200 + BALL_COV_HIST };
 
