@@ -674,6 +674,48 @@ typedef struct seq_ctx {
     double worst, worst_slow;
 } seq_ctx;
 
+/* The library (d = 2, default options but `steps`) into vp: 0 on NSM_OK; 1 without an a
+   priori bound (NSM_ERR_NO_BOUND, NSM_ERR_NOT_CERTIFIED: the case is not compared); -1 on any
+   other status, with msg written. */
+static int solve_at(const sproblem *P, const nsm_impact_policy *pol, size_t steps, double *vp,
+                    char *msg, size_t msglen)
+{
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = steps;
+    double L[3 * MAXM];
+    nsm_impact_info info;
+    nsm_status st = solve_d(P, 2, pol, &opts, vp, L, &info);
+    if (st == NSM_ERR_NO_BOUND || st == NSM_ERR_NOT_CERTIFIED) {
+        return 1;
+    }
+    if (st != NSM_OK) {
+        snprintf(msg, msglen, "status %s at %zu steps", nsm_status_str(st), steps);
+        return -1;
+    }
+    return 0;
+}
+
+/* Independent impulse-space data with LAPACK (dposv): J (3m×n, rows t1, t2, n per contact),
+   X = M^-1 J^T (n×3m), W = J X (3m×3m), u = J v- (3m). Returns 0, or 1 if dposv fails. */
+static int spatial_delassus(const sproblem *P, double *X, double *W, double *u)
+{
+    size_t n = P->n, m = P->m, k3 = 3 * m;
+    double J[3 * MAXM * MAXN], Mf[MAXN * MAXN];
+    for (size_t c = 0; c < m; c++) {
+        memcpy(J + (3 * c) * n, P->Jt + (2 * c) * n, 2 * n * sizeof *J);
+        memcpy(J + (3 * c + 2) * n, P->Jn + c * n, n * sizeof *J);
+    }
+    memcpy(Mf, P->M, n * n * sizeof *Mf);
+    tm_transpose(k3, n, J, X);
+    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, (lapack_int)k3, Mf, (lapack_int)n,
+                      X, (lapack_int)k3) != 0) {
+        return 1;
+    }
+    tm_matmul(k3, k3, n, J, X, W);
+    tm_matmul(k3, 1, n, J, P->vm, u);
+    return 0;
+}
+
 static int prop_spatial_sequential_oracle(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
 {
     seq_ctx *ctx = vctx;
@@ -686,22 +728,11 @@ static int prop_spatial_sequential_oracle(nsm_rng *rng, void *vctx, char *msg, s
     double ratios[MAXM];
     nsm_impact_policy pol;
     random_policy(rng, m, NSM_POLICY_SEQUENTIAL, order, ratios, &pol);
-    /* J (3m×n, rows t1, t2, n per contact), X = M^-1 J^T, W = J X, u = J v- */
-    double J[3 * MAXM * MAXN], X[MAXN * 3 * MAXM], Mf[MAXN * MAXN], W[9 * MAXM * MAXM];
-    double u[3 * MAXM], Lam[3 * MAXM];
-    for (size_t c = 0; c < m; c++) {
-        memcpy(J + (3 * c) * n, P.Jt + (2 * c) * n, 2 * n * sizeof *J);
-        memcpy(J + (3 * c + 2) * n, P.Jn + c * n, n * sizeof *J);
-    }
-    memcpy(Mf, P.M, n * n * sizeof *Mf);
-    tm_transpose(k3, n, J, X);
-    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, (lapack_int)k3, Mf, (lapack_int)n,
-                      X, (lapack_int)k3) != 0) {
+    double X[MAXN * 3 * MAXM], W[9 * MAXM * MAXM], u[3 * MAXM], Lam[3 * MAXM];
+    if (spatial_delassus(&P, X, W, u) != 0) {
         snprintf(msg, msglen, "LAPACK dposv failed on an SPD M");
         return 1;
     }
-    tm_matmul(k3, k3, n, J, X, W);
-    tm_matmul(k3, 1, n, J, P.vm, u);
     memset(Lam, 0, sizeof Lam);
     double scale = 0.0;
     for (size_t c = 0; c < m; c++) {
@@ -763,18 +794,11 @@ static int prop_spatial_sequential_oracle(nsm_rng *rng, void *vctx, char *msg, s
         if (s == 2 && err[1] <= 1e-4 && (err[1] < err[0] || err[1] <= 2e-6)) {
             break;
         }
-        nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-        opts.steps = steps[s];
-        double vp[MAXN], L[3 * MAXM];
-        nsm_impact_info info;
-        nsm_status st = solve_d(&P, 2, &pol, &opts, vp, L, &info);
-        if (st == NSM_ERR_NO_BOUND || st == NSM_ERR_NOT_CERTIFIED) {
-            ctx->skipped++;
-            return 0;
-        }
-        if (st != NSM_OK) {
-            snprintf(msg, msglen, "status %s at %zu steps", nsm_status_str(st), steps[s]);
-            return 1;
+        double vp[MAXN];
+        int cls = solve_at(&P, &pol, steps[s], vp, msg, msglen);
+        if (cls != 0) {
+            ctx->skipped += cls > 0;
+            return cls < 0;
         }
         err[s] = tm_maxabs_diff(n, vp, vref) / (1.0 + vmax);
         if (s == 2) {
@@ -815,6 +839,186 @@ static void test_spatial_sequential_oracle(void)
            ctx.fine);
     CU_ASSERT(ctx.compared >= cases * 3 / 4);
     CU_ASSERT(ctx.slow * 20 <= ctx.compared);
+}
+
+/*
+ * Several spatial contacts, simultaneous and priority policies, against plain explicit steps
+ * of the inclusion in impulse space (written here, apart from the library): every step of
+ * normal impulse h applies the weights ratios_c / (sum over the penetrating contacts), or
+ * weight 1 on the first penetrating contact of the order, to the contacts penetrating at its
+ * start, each with the sliding rate -mu u_t/|u_t| at that point (at
+ * |u_t| <= 1e-12 no tangential impulse; nothing is located), so stick is approached by
+ * chattering. As for d = 1 (tests/test_contact.c), a case where a contact that had stopped
+ * penetrating re-enters beyond 20 h max|W| (1 + mu) is not compared (the share did not hold
+ * it). The oracle at h = S/12500 and S/25000 (S = max over penetrating contacts of
+ * -u_n/W_nn); the library (which alternates for d = 2, docs/math.md) at 4000 steps: within
+ * the tolerance max(4 |oracle(h) - oracle(h/2)|, 1e-4) (1 + |v-|) in at least 90 % of the
+ * compared cases (asserted from 100 cases on), and within 3e-2 (1 + |v-|) in every one
+ * (beyond the tolerance: the forced segments of the alternation, first order and irregular;
+ * measured on 500 cases, simultaneous: 448 of 485 within it, the rest at most 2.9e-3 (on
+ * 2000: 1382 of 1494, at most 1.1e-2, that case 1.0e-3, 9e-6 and 1.3e-4 at 16000, 64000,
+ * 256000 steps); priority: 436 of 475, the rest at most 2.4e-3).
+ */
+static int fine_spatial(const sproblem *P, const double *W, const double *u0, const double *X,
+                        const double *ratios, const size_t *order, double hrel, double *v,
+                        int *reentry)
+{
+    size_t n = P->n, m = P->m, k3 = 3 * m;
+    double u[3 * MAXM], Lam[3 * MAXM], S = 0.0, wmax = 0.0, scale = 0.0;
+    int rested[MAXM];
+    memcpy(u, u0, k3 * sizeof *u);
+    memset(Lam, 0, sizeof Lam);
+    for (size_t k = 0; k < k3 * k3; k++) {
+        wmax = fmax(wmax, fabs(W[k]));
+    }
+    for (size_t c = 0; c < m; c++) {
+        scale = fmax(scale, fabs(u[3 * c + 2]));
+    }
+    double ntol = 1e-12 * (1.0 + scale);
+    for (size_t c = 0; c < m; c++) {
+        rested[c] = !(u[3 * c + 2] < -ntol);
+        if (!rested[c]) {
+            S = fmax(S, -u[3 * c + 2] / W[(3 * c + 2) * k3 + 3 * c + 2]);
+        }
+    }
+    double h = hrel * S;
+    *reentry = 0;
+    long k;
+    for (k = 0; k < 4000000L; k++) {
+        double q[3 * MAXM], wsum = 0.0;
+        for (size_t c = 0; c < m; c++) {
+            double un = u[3 * c + 2];
+            if (!(un < -ntol)) {
+                rested[c] = 1;
+            } else {
+                wsum += ratios[c];
+                if (rested[c] && un < -20.0 * h * wmax * (1.0 + P->mu[c])) {
+                    *reentry = 1;
+                }
+            }
+        }
+        if (wsum == 0.0) {
+            break;
+        }
+        size_t first = m; /* priority: the first penetrating contact of the order */
+        for (size_t i = 0; order != NULL && i < m && first == m; i++) {
+            if (u[3 * order[i] + 2] < -ntol) {
+                first = order[i];
+            }
+        }
+        for (size_t c = 0; c < m; c++) {
+            double w = u[3 * c + 2] < -ntol ? ratios[c] / wsum : 0.0;
+            if (order != NULL) {
+                w = c == first ? 1.0 : 0.0;
+            }
+            double sp = hypot(u[3 * c], u[3 * c + 1]);
+            q[3 * c] = sp > 1e-12 ? -w * P->mu[c] * u[3 * c] / sp : 0.0;
+            q[3 * c + 1] = sp > 1e-12 ? -w * P->mu[c] * u[3 * c + 1] / sp : 0.0;
+            q[3 * c + 2] = w;
+        }
+        for (size_t r = 0; r < k3; r++) {
+            double du = 0.0;
+            for (size_t j = 0; j < k3; j++) {
+                du += W[r * k3 + j] * q[j];
+            }
+            u[r] += h * du;
+            Lam[r] += h * q[r];
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        double t = P->vm[i];
+        for (size_t j = 0; j < k3; j++) {
+            t += X[i * k3 + j] * Lam[j];
+        }
+        v[i] = t;
+    }
+    return k < 4000000L ? 0 : 1;
+}
+
+typedef struct fine_sctx {
+    nsm_policy_kind kind;
+    size_t compared, agree, slower, reentry, skipped;
+    double worst, worst_slow;
+} fine_sctx;
+
+static int prop_spatial_fine(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+{
+    fine_sctx *ctx = vctx;
+    sproblem P;
+    do {
+        random_sproblem(rng, &P);
+    } while (P.m < 2);
+    size_t order[MAXM];
+    double ratios[MAXM];
+    nsm_impact_policy pol;
+    random_policy(rng, P.m, ctx->kind, order, ratios, &pol);
+    const size_t *ord = ctx->kind == NSM_POLICY_PRIORITY ? order : NULL;
+    double X[MAXN * 3 * MAXM], W[9 * MAXM * MAXM], u[3 * MAXM], v1[MAXN], v2[MAXN];
+    if (spatial_delassus(&P, X, W, u) != 0) {
+        snprintf(msg, msglen, "LAPACK dposv failed on an SPD M");
+        return 1;
+    }
+    int re1 = 0, re2 = 0;
+    if (fine_spatial(&P, W, u, X, ratios, ord, 8e-5, v1, &re1) != 0 ||
+        fine_spatial(&P, W, u, X, ratios, ord, 4e-5, v2, &re2) != 0) {
+        ctx->skipped++;
+        return 0;
+    }
+    if (re1 || re2) {
+        ctx->reentry++;
+        return 0;
+    }
+    double vp[MAXN];
+    int cls = solve_at(&P, &pol, 4000, vp, msg, msglen);
+    if (cls != 0) {
+        ctx->skipped += cls > 0;
+        return cls < 0;
+    }
+    double scale = 1.0 + tm_maxabs(P.n, P.vm);
+    double eo = tm_maxabs_diff(P.n, v1, v2) / scale;
+    double diff = tm_maxabs_diff(P.n, vp, v2) / scale;
+    double tol = fmax(4.0 * eo, 1e-4);
+    ctx->compared++;
+    if (diff <= tol) {
+        ctx->agree++;
+        ctx->worst = fmax(ctx->worst, diff);
+        return 0;
+    }
+    /* beyond tol: the alternation's first-order error (forced segments); never gross */
+    if (getenv("NSM_TEST_VERBOSE") != NULL) {
+        printf("\n  m %zu n %zu: differs by %.3g (oracle h/h2 %.3g)", P.m, P.n, diff, eo);
+    }
+    if (!(diff <= 3e-2)) {
+        snprintf(msg, msglen, "m %zu: differs by %.3g at 4000 steps", P.m, diff);
+        return 1;
+    }
+    ctx->slower++;
+    ctx->worst_slow = fmax(ctx->worst_slow, diff);
+    return 0;
+}
+
+static void spatial_fine_run(nsm_policy_kind kind, const char *name)
+{
+    fine_sctx ctx = {kind, 0, 0, 0, 0, 0, 0.0, 0.0};
+    size_t cases = prop_run(name, prop_spatial_fine, &ctx, 500);
+    printf(" [compared %zu of %zu: within tolerance %zu (worst %.2g), beyond it %zu "
+           "(worst %.2g); share did not hold %zu; skipped %zu] ",
+           ctx.compared, cases, ctx.agree, ctx.worst, ctx.slower, ctx.worst_slow, ctx.reentry,
+           ctx.skipped);
+    if (cases >= 100) { /* shares of a sample; NSM_PROP_CASES may run a few cases only */
+        CU_ASSERT(ctx.compared * 10 >= cases * 7);
+        CU_ASSERT(ctx.agree * 10 >= ctx.compared * 9);
+    }
+}
+
+static void test_spatial_simultaneous_fine(void)
+{
+    spatial_fine_run(NSM_POLICY_SIMULTANEOUS, "spatial simultaneous = explicit-step oracle");
+}
+
+static void test_spatial_priority_fine(void)
+{
+    spatial_fine_run(NSM_POLICY_PRIORITY, "spatial priority = explicit-step oracle");
 }
 
 /* A unit point mass (3 translational dofs) on a floor z = 0: one contact, tangents x and y,
@@ -944,6 +1148,10 @@ static CU_TestInfo spatial_tests[] = {
     {"spatial impact: converges to a fine RK4 oracle as the step shrinks", test_step_convergence},
     {"spatial impact: several contacts, sequential, against the composed RK4 oracle",
      test_spatial_sequential_oracle},
+    {"spatial impact: several contacts, simultaneous, against plain explicit steps",
+     test_spatial_simultaneous_fine},
+    {"spatial impact: several contacts, priority, against plain explicit steps",
+     test_spatial_priority_fine},
     {"spatial impact: point mass on a floor (closed form)", test_point_mass_closed_form},
     {"spatial impact: bad input and trivial answers", test_spatial_errors},
     CU_TEST_INFO_NULL,

@@ -373,6 +373,104 @@ int oracle_history(size_t n, size_t m, const double *M, const double *Jn, const 
     return conclude(&P, M, Jn, v_minus, &st, rc, v_plus, NULL);
 }
 
+/*
+ * Explicit steps of the inclusion (oracle_fine): every step of length h applies the rule's
+ * weights on the contacts penetrating at its start, each with its own Coulomb rate at that
+ * point, and locates nothing.
+ */
+int oracle_fine(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+                const double *mu, const double *v_minus, const double *ratios,
+                const size_t *order, double hrel, size_t step_cap, double *v_plus,
+                int *reentry, size_t *steps)
+{
+    oproblem P;
+    ostate st;
+    if (!v_plus || !reentry || !steps || (!ratios && !order) || !(hrel > 0.0) ||
+        !(hrel <= 1.0)) {
+        return ORACLE_ERR_ARG;
+    }
+    int rc = setup(&P, n, m, M, Jn, Jt, mu, v_minus);
+    if (rc != ORACLE_OK) {
+        return rc;
+    }
+    if (order && !valid_perm(m, order)) {
+        return ORACLE_ERR_ARG;
+    }
+    if (!order) {
+        for (size_t c = 0; c < m; c++) {
+            if (!(ratios[c] > 0.0) || !isfinite(ratios[c])) {
+                return ORACLE_ERR_ARG;
+            }
+        }
+    }
+    double h = hrel * P.S;
+    double wmax = 0.0;
+    for (size_t k = 0; k < m; k++) {
+        for (size_t c = 0; c < m; c++) {
+            wmax = fmax(wmax, fmax(fmax(fabs(P.Wnn[k][c]), fabs(P.Wnt[k][c])),
+                                   fmax(fabs(P.Wtn[k][c]), fabs(P.Wtt[k][c]))));
+        }
+    }
+    state_init(&P, &st);
+    int rested[OM];
+    for (size_t c = 0; c < m; c++) {
+        rested[c] = !penetrates(&P, &st, c);
+    }
+    *reentry = 0;
+    size_t k;
+    for (k = 0; k < step_cap; k++) {
+        double w[OM], lt[OM], wsum = 0.0;
+        for (size_t c = 0; c < m; c++) {
+            w[c] = 0.0;
+            lt[c] = 0.0;
+            if (!penetrates(&P, &st, c)) {
+                rested[c] = 1;
+            } else if (rested[c] && st.un[c] < -20.0 * h * wmax * (1.0 + P.mu[c])) {
+                *reentry = 1;
+            }
+        }
+        size_t first = order ? first_penetrating(&P, &st, order) : m;
+        for (size_t c = 0; c < m; c++) {
+            if (penetrates(&P, &st, c) && (!order || c == first)) {
+                w[c] = order ? 1.0 : ratios[c];
+                wsum += w[c];
+            }
+        }
+        if (wsum == 0.0) {
+            break;
+        }
+        for (size_t c = 0; c < m; c++) {
+            if (w[c] == 0.0) {
+                continue;
+            }
+            w[c] /= wsum;
+            if (fabs(st.ut[c]) > P.ztol) {
+                lt[c] = st.ut[c] > 0.0 ? -P.mu[c] : P.mu[c];
+            } else {
+                double a = P.Wtn[c][c], b = P.Wtt[c][c];
+                lt[c] = fabs(a) <= P.mu[c] * b ? -a / b : (a > 0.0 ? -P.mu[c] : P.mu[c]);
+            }
+        }
+        for (size_t j = 0; j < m; j++) {
+            double dn = 0.0, dt = 0.0;
+            for (size_t c = 0; c < m; c++) {
+                dn += w[c] * (P.Wnn[j][c] + lt[c] * P.Wnt[j][c]);
+                dt += w[c] * (P.Wtn[j][c] + lt[c] * P.Wtt[j][c]);
+            }
+            st.un[j] += h * dn;
+            st.ut[j] += h * dt;
+        }
+        for (size_t c = 0; c < m; c++) {
+            st.Ln[c] += h * w[c];
+            st.Lt[c] += h * w[c] * lt[c];
+        }
+        st.s += h;
+    }
+    *steps = k;
+    rc = k < step_cap ? ORACLE_OK : ORACLE_ERR_EVENTS;
+    return conclude(&P, M, Jn, v_minus, &st, rc, v_plus, NULL);
+}
+
 /* Next permutation in lexicographic order; 0 after the last. */
 static int next_perm(size_t m, size_t *p)
 {

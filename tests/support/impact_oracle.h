@@ -1,8 +1,9 @@
 /*
  * Test oracle for planar (d = 1) multi-contact frictional impacts with zero restitution,
- * written independently of the library (no call into libnsmech, none of its code): a
- * REFERENCE outcome set from bang-bang weight histories, and a coverage measure comparing a
- * set of outcomes with it in 2-D projections.
+ * written independently of the library (no call into libnsmech, none of its code): exact
+ * event-driven bang-bang histories, a REFERENCE outcome set built from them, plain explicit
+ * small steps for the simultaneous and priority rules (oracle_fine), and a coverage measure
+ * comparing a set of outcomes with the reference in 2-D projections.
  *
  * Data (all row-major, as in include/nsmech/contact.h with d = 1):
  *   n generalized velocities (1 .. ORACLE_MAX_N), m contacts (1 .. ORACLE_MAX_M);
@@ -82,6 +83,27 @@ int oracle_history(size_t n, size_t m, const double *M, const double *Jn, const 
                    const double *mu, const double *v_minus, const size_t *contacts,
                    const double *dwell, size_t nphase, const size_t *finish, size_t fine,
                    double *v_plus);
+
+/**
+ * Explicit small steps of the inclusion for two weight rules, nothing located (for the
+ * simultaneous and priority policies): ratios != NULL and order == NULL — the penetrating
+ * contacts act together with weights ratios_c / (sum over the penetrating contacts);
+ * order != NULL (a permutation) — the first penetrating contact of order acts alone. Each step
+ * of normal impulse h = hrel·S applies those weights, each acting contact with its Coulomb
+ * rate at the step's start (sliding, |u_t,c| > ztol: -mu_c sign(u_t,c); at rest: its own
+ * block's stick or slip, as above). A contact that others push back into penetration is
+ * weighted again at the next step, so rest and stick are approached by chattering
+ * (Filippov's sliding motion as h -> 0; first order in h). *reentry = 1 when a contact that
+ * had stopped penetrating later penetrates by more than 20 h max|W| (1 + mu_c): the rule's
+ * share did not hold it at rest. Returns ORACLE_OK and v_plus (n) when no contact
+ * penetrates (the final checks as above), ORACLE_ERR_EVENTS after step_cap steps,
+ * ORACLE_ERR_ARG (also: a ratio not positive and finite, hrel outside (0, 1]); *steps
+ * counts the steps taken.
+ */
+int oracle_fine(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+                const double *mu, const double *v_minus, const double *ratios,
+                const size_t *order, double hrel, size_t step_cap, double *v_plus,
+                int *reentry, size_t *steps);
 
 /**
  * Reference outcome set: first all m! sequential orders (m <= ORACLE_MAX_ORDERS_M, orders in
