@@ -951,23 +951,34 @@ static void corner_problem(problem *P)
     box_corner_problem(P->M, P->Jn, P->Jt, P->mu, P->vm);
 }
 
+/* nsm_outcome_set (d = 1, seed 1, hold 2000 steps, default options) with cap runs in v, st,
+   kd; its accepted points (n each, in run order) into pts; returns their number, checked
+   against the call's count. work holds nsm_outcome_work(n, m) doubles. */
+static size_t accepted_points(size_t n, size_t m, const double *M, const double *Jn,
+                              const double *Jt, const double *mu, const double *vm, size_t nhist,
+                              size_t cap, double *v, nsm_status *st, nsm_policy_kind *kd,
+                              double *work, double *pts)
+{
+    size_t nr = 0, acc = 0, k = 0;
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(n, m, M, Jn, Jt, mu, vm, NULL, nhist, 1, 2000, cap, v,
+                                          st, kd, &nr, &acc, work, nsm_outcome_work(n, m)),
+                          NSM_OK);
+    for (size_t r = 0; r < nr; r++) {
+        if (st[r] == NSM_OK) {
+            memcpy(pts + n * k++, v + n * r, n * sizeof *v);
+        }
+    }
+    CU_ASSERT_EQUAL(k, acc);
+    return k;
+}
+
 static size_t corner_set(const problem *P, size_t nhist, double *pts)
 {
     static double v[(COV_HIST + 37) * 3], work[4096];
     static nsm_status st[COV_HIST + 37];
     static nsm_policy_kind kd[COV_HIST + 37];
-    size_t nr = 0, acc = 0, k = 0;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, NULL, nhist, 1,
-                                          2000, COV_HIST + 37, v, st, kd, &nr, &acc, work,
-                                          nsm_outcome_work(3, 2)),
-                          NSM_OK);
-    for (size_t r = 0; r < nr; r++) {
-        if (st[r] == NSM_OK) {
-            memcpy(pts + 3 * k++, v + 3 * r, 3 * sizeof *v);
-        }
-    }
-    CU_ASSERT_EQUAL(k, acc);
-    return k;
+    return accepted_points(3, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, nhist, COV_HIST + 37, v, st,
+                           kd, work, pts);
 }
 
 static void test_outcome_coverage(void)
@@ -1034,17 +1045,8 @@ static void test_outcome_coverage_ball_stack(void)
     static nsm_policy_kind kd[BALL_COV_RUNS];
     CU_ASSERT_FATAL(nsm_outcome_count(5, BALL_COV_HIST) == BALL_COV_RUNS);
     CU_ASSERT_FATAL(nsm_outcome_work(9, 5) <= 8192);
-    size_t nr = 0, acc = 0, na = 0;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(9, 5, M, Jn, Jt, mu, vm, NULL, BALL_COV_HIST, 1, 2000,
-                                          BALL_COV_RUNS, v, st, kd, &nr, &acc, work,
-                                          nsm_outcome_work(9, 5)),
-                          NSM_OK);
-    for (size_t r = 0; r < nr; r++) {
-        if (st[r] == NSM_OK) {
-            memcpy(lib + 9 * na++, v + 9 * r, 9 * sizeof *v);
-        }
-    }
-    CU_ASSERT_EQUAL(na, acc);
+    size_t na = accepted_points(9, 5, M, Jn, Jt, mu, vm, BALL_COV_HIST, BALL_COV_RUNS, v, st, kd,
+                                work, lib);
     oracle_stats os;
     size_t nb = oracle_reference(9, 5, M, Jn, Jt, mu, vm, BALL_COV_REF, 1, 0, BALL_COV_REF + 120,
                                  ref, &os);

@@ -197,6 +197,21 @@ static int penetrates(const oproblem *P, const ostate *st, size_t c)
     return st->un[c] < -P->ntol;
 }
 
+/* Tangential impulse per unit normal impulse of contact c acting alone (Coulomb, header):
+   sliding: -mu_c sign(u_t,c); at rest: stick (-a/b) if |a| <= mu_c b, else slip -mu_c sign(a),
+   with a = W_tn,cc, b = W_tt,cc. */
+static double own_rate(const oproblem *P, const ostate *st, size_t c)
+{
+    if (fabs(st->ut[c]) > P->ztol) {
+        return st->ut[c] > 0.0 ? -P->mu[c] : P->mu[c];
+    }
+    double a = P->Wtn[c][c], b = P->Wtt[c][c];
+    if (fabs(a) <= P->mu[c] * b) {
+        return -a / b;
+    }
+    return a > 0.0 ? -P->mu[c] : P->mu[c];
+}
+
 /*
  * Contact c acts for at most `dwell` of normal impulse (INFINITY: until it stops penetrating).
  * hmax > 0 caps each segment.
@@ -207,18 +222,8 @@ static int act(const oproblem *P, ostate *st, size_t c, double dwell, double hma
     const double cap = ORACLE_IMPULSE_CAP * P->S;
     double left = dwell;
     while (penetrates(P, st, c) && left > 0.0) {
-        double lt;
         int sliding = fabs(st->ut[c]) > P->ztol;
-        if (sliding) {
-            lt = st->ut[c] > 0.0 ? -P->mu[c] : P->mu[c];
-        } else {
-            double a = P->Wtn[c][c], b = P->Wtt[c][c];
-            if (fabs(a) <= P->mu[c] * b) {
-                lt = -a / b;
-            } else {
-                lt = a > 0.0 ? -P->mu[c] : P->mu[c];
-            }
-        }
+        double lt = own_rate(P, st, c);
         double dun_c = P->Wnn[c][c] + lt * P->Wnt[c][c];
         double dut_c = P->Wtn[c][c] + lt * P->Wtt[c][c];
         double h = left;
@@ -444,12 +449,7 @@ int oracle_fine(size_t n, size_t m, const double *M, const double *Jn, const dou
                 continue;
             }
             w[c] /= wsum;
-            if (fabs(st.ut[c]) > P.ztol) {
-                lt[c] = st.ut[c] > 0.0 ? -P.mu[c] : P.mu[c];
-            } else {
-                double a = P.Wtn[c][c], b = P.Wtt[c][c];
-                lt[c] = fabs(a) <= P.mu[c] * b ? -a / b : (a > 0.0 ? -P.mu[c] : P.mu[c]);
-            }
+            lt[c] = own_rate(&P, &st, c);
         }
         for (size_t j = 0; j < m; j++) {
             double dn = 0.0, dt = 0.0;
