@@ -363,9 +363,12 @@ static double hull_rounded_batch(const void *ctx)
     return (double)(k - 1);
 }
 
-static void bench_hull(double *exact, double *rounded)
+/* The cloud of the benchmark (the filter decides nearly every orientation) and, for the
+   exact evaluation's cost, HULL_N points (0.1 k, 0.3 k) rounded: nearly collinear, so that
+   every orientation of the chain goes past the filter. */
+static void bench_hull(double *exact, double *rounded, double *collinear)
 {
-    static hull_set h;
+    static hull_set h, line;
     unsigned long seed = 20261203ul;
     for (size_t i = 0; i < HULL_N; i++) {
         double r = sqrt(rnd(&seed)), t = 6.283185307179586 * rnd(&seed);
@@ -377,6 +380,11 @@ static void bench_hull(double *exact, double *rounded)
     }
     *exact = per_second(hull_exact_batch, &h, 1);
     *rounded = per_second(hull_rounded_batch, &h, 1);
+    for (size_t i = 0; i < HULL_N; i++) {
+        line.x[i] = 0.1 * (double)i;
+        line.y[i] = 0.3 * (double)i;
+    }
+    *collinear = per_second(hull_exact_batch, &line, 1);
 }
 
 int main(void)
@@ -389,8 +397,8 @@ int main(void)
     double rsp = bench_routh_spatial();
     double sp_steps = 0.0;
     double sps = bench_spatial_block(2000, &sp_steps);
-    double hex = 0.0, hro = 0.0;
-    bench_hull(&hex, &hro);
+    double hex = 0.0, hro = 0.0, hcol = 0.0;
+    bench_hull(&hex, &hro, &hcol);
     double bs_steps = 0.0, bs_forced = 0.0;
     size_t bs_failed = 0;
     double bsh = bench_ballstack(2000, &bs_steps, &bs_forced, &bs_failed);
@@ -407,6 +415,8 @@ int main(void)
     printf("%-34s %14.0f  (%d points)\n", "hull2d exact / s", hex, HULL_N);
     printf("%-34s %14.0f  (same chain, rounded cross product)\n", "hull rounded (baseline) / s",
            hro);
+    printf("%-34s %14.0f  (%d nearly collinear points: every test exact)\n",
+           "hull2d exact, collinear / s", hcol, HULL_N);
     printf("\nslack s/bound on 400 random problems per policy (n 2..8, m 1..n/2, steps 500)\n");
     printf("%-13s %6s %9s %9s %9s %9s %9s %7s %9s\n", "policy", "impacts", "min", "p10",
            "median", "p90", "max", "nobound", "us/solve");
@@ -422,5 +432,6 @@ int main(void)
     printf("spatial_block_solves_per_s %.0f\n", sps);
     printf("hull2d_exact_per_s %.0f\n", hex);
     printf("hull2d_rounded_per_s %.0f\n", hro);
+    printf("hull2d_collinear_per_s %.0f\n", hcol);
     return 0;
 }

@@ -1866,6 +1866,214 @@ static void test_hull_orient_property(void)
              prop_orient_exact, NULL, 20000);
 }
 
+/*
+ * Independent exact orientation for any finite doubles, written apart from the library's
+ * (which adds six products of coordinates into 32-bit limbs): every coordinate is the integer
+ * v·2^1074 (below 2^2098) in 16-bit limbs, the differences b - a and c - a are formed
+ * exactly, and the two products (b - a)_x (c - a)_y and (b - a)_y (c - a)_x are multiplied
+ * out and compared.
+ */
+#define BIG_LIMBS 266 /* 16-bit limbs: a product of two differences is below 2^4198 */
+
+typedef struct {
+    int neg;                 /* sign (magnitude 0 has neg 0) */
+    uint32_t d[BIG_LIMBS];   /* magnitude, 16 bits per entry, least significant first */
+} big_int;
+
+static void big_from_double(double v, big_int *r)
+{
+    memset(r, 0, sizeof *r);
+    if (v == 0.0) {
+        return;
+    }
+    r->neg = v < 0.0;
+    int e = 0;
+    double f = frexp(fabs(v), &e); /* |v| = f 2^e, f in [1/2, 1) */
+    uint64_t m = (uint64_t)ldexp(f, 53);
+    int sh = e + 1074 - 53; /* |v| 2^1074 = m 2^sh */
+    if (sh < 0) {
+        m >>= -sh; /* a subnormal: the bits shifted out are zero */
+        sh = 0;
+    }
+    for (int b = 0; b < 64; b++) {
+        if ((m >> b) & 1u) {
+            r->d[(sh + b) / 16] |= 1u << ((sh + b) % 16);
+        }
+    }
+}
+
+static int big_cmp_mag(const big_int *a, const big_int *b)
+{
+    for (size_t i = BIG_LIMBS; i > 0; i--) {
+        if (a->d[i - 1] != b->d[i - 1]) {
+            return a->d[i - 1] > b->d[i - 1] ? 1 : -1;
+        }
+    }
+    return 0;
+}
+
+/* r = a - b (signed) */
+static void big_sub(const big_int *a, const big_int *b, big_int *r)
+{
+    big_int out;
+    memset(&out, 0, sizeof out);
+    if (a->neg != b->neg) { /* magnitudes add, a's sign */
+        uint32_t c = 0;
+        for (size_t i = 0; i < BIG_LIMBS; i++) {
+            uint32_t s = a->d[i] + b->d[i] + c;
+            out.d[i] = s & 0xffffu;
+            c = s >> 16;
+        }
+        out.neg = a->neg;
+    } else { /* larger magnitude minus smaller */
+        int c = big_cmp_mag(a, b);
+        const big_int *hi = c >= 0 ? a : b, *lo = c >= 0 ? b : a;
+        int64_t borrow = 0;
+        for (size_t i = 0; i < BIG_LIMBS; i++) {
+            int64_t s = (int64_t)hi->d[i] - lo->d[i] - borrow;
+            borrow = s < 0;
+            out.d[i] = (uint32_t)(s + (borrow ? 65536 : 0));
+        }
+        out.neg = c == 0 ? 0 : (c > 0 ? a->neg : !a->neg);
+    }
+    *r = out;
+}
+
+static void big_mul(const big_int *a, const big_int *b, big_int *r)
+{
+    big_int out;
+    memset(&out, 0, sizeof out);
+    uint64_t acc[BIG_LIMBS] = {0};
+    for (size_t i = 0; i < BIG_LIMBS; i++) {
+        for (size_t j = 0; a->d[i] != 0 && i + j < BIG_LIMBS; j++) {
+            acc[i + j] += (uint64_t)a->d[i] * b->d[j];
+        }
+        /* keep acc entries small: carry the finished limb i */
+        if (i + 1 < BIG_LIMBS) {
+            acc[i + 1] += acc[i] >> 16;
+            acc[i] &= 0xffffu;
+        }
+    }
+    int nz = 0;
+    for (size_t i = 0; i < BIG_LIMBS; i++) {
+        out.d[i] = (uint32_t)acc[i];
+        nz |= out.d[i] != 0;
+    }
+    out.neg = nz && (a->neg != b->neg);
+    *r = out;
+}
+
+/* sign of (b - a) × (c - a) for points i, j, k */
+static int orient_big(const double *x, const double *y, size_t i, size_t j, size_t k)
+{
+    big_int ax, ay, bx, by, cx, cy, ux, uy, vx, vy, p, q, d;
+    big_from_double(x[i], &ax);
+    big_from_double(y[i], &ay);
+    big_from_double(x[j], &bx);
+    big_from_double(y[j], &by);
+    big_from_double(x[k], &cx);
+    big_from_double(y[k], &cy);
+    big_sub(&bx, &ax, &ux);
+    big_sub(&by, &ay, &uy);
+    big_sub(&cx, &ax, &vx);
+    big_sub(&cy, &ay, &vy);
+    big_mul(&ux, &vy, &p);
+    big_mul(&uy, &vx, &q);
+    big_sub(&p, &q, &d);
+    int nz = 0;
+    for (size_t t = 0; t < BIG_LIMBS; t++) {
+        nz |= d.d[t] != 0;
+    }
+    return nz ? (d.neg ? -1 : 1) : 0;
+}
+
+/* A coordinate for the adversarial hulls: order-1 grid values, any bit pattern, subnormals,
+   magnitudes near DBL_MAX, or a neighbour (a few ulps away, the same, or between two) of a
+   coordinate already drawn. */
+static double adversarial_coord(nsm_rng *rng, const double *prev, size_t np)
+{
+    size_t kind = nsm_rng_index(rng, 0, 9);
+    if (np > 0 && kind >= 6) {
+        double base = prev[nsm_rng_index(rng, 0, np - 1)];
+        if (kind == 6) {
+            return base;
+        }
+        double v = base;
+        size_t steps = nsm_rng_index(rng, 1, 3);
+        for (size_t s = 0; s < steps; s++) {
+            v = nextafter(v, kind == 7 ? INFINITY : -INFINITY);
+        }
+        return isfinite(v) ? v : base;
+    }
+    switch (kind) {
+    case 0:
+        return ((double)nsm_rng_index(rng, 0, 159) - 64.0) / 16.0;
+    case 1:
+        return ((double)nsm_rng_index(rng, 0, 4) - 2.0) * 4.9406564584124654e-324;
+    case 2:
+        return (nsm_rng_uniform(rng) < 0.5 ? -1.0 : 1.0) * DBL_MAX *
+               (1.0 - 0x1p-52 * (double)nsm_rng_index(rng, 0, 3));
+    default: {
+        uint64_t b = nsm_rng_u64(rng);
+        double v;
+        memcpy(&v, &b, sizeof v);
+        return isfinite(v) ? v : 0.0;
+    }
+    }
+}
+
+/* Up to 8 points whose coordinates mix every scale of the doubles: the hull, read through the
+   big-integer orientation, has every point on the left of or on every edge and strict left
+   turns at its vertices (so it is the hull with collinear points dropped); two vertices when
+   every point lies on their segment, one when all points coincide. */
+static int prop_hull_adversarial(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    size_t n = nsm_rng_index(rng, 1, 8);
+    double x[8], y[8];
+    for (size_t i = 0; i < n; i++) {
+        x[i] = adversarial_coord(rng, x, i);
+        y[i] = adversarial_coord(rng, y, i);
+    }
+    size_t idx[8], hull[9], nh = 0;
+    if (nsm_hull2d(n, x, y, idx, hull, &nh) != NSM_OK || nh < 1 || nh > n) {
+        snprintf(msg, msglen, "status or nh (%zu of %zu)", nh, n);
+        return 1;
+    }
+    for (size_t e = 0; e < nh; e++) {
+        size_t a = hull[e], b = hull[(e + 1) % nh];
+        for (size_t p = 0; p < n; p++) {
+            int o = nh == 1 ? (x[p] == x[a] && y[p] == y[a] ? 0 : -1) : orient_big(x, y, a, b, p);
+            if (o < 0) {
+                snprintf(msg, msglen, "n %zu: point %zu outside edge %zu -> %zu (%a, %a)", n, p,
+                         a, b, x[p], y[p]);
+                return 1;
+            }
+        }
+        if (nh >= 3 && orient_big(x, y, hull[(e + nh - 1) % nh], a, b) <= 0) {
+            snprintf(msg, msglen, "n %zu: no strict left turn at vertex %zu", n, a);
+            return 1;
+        }
+    }
+    if (nh == 2) { /* every point on the segment between the two */
+        size_t a = hull[0], b = hull[1];
+        for (size_t p = 0; p < n; p++) {
+            if (!(x[p] >= fmin(x[a], x[b]) && x[p] <= fmax(x[a], x[b]) &&
+                  y[p] >= fmin(y[a], y[b]) && y[p] <= fmax(y[a], y[b]))) {
+                snprintf(msg, msglen, "n %zu: point %zu beyond the segment %zu %zu", n, p, a, b);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void test_hull_adversarial(void)
+{
+    prop_run("hull of points at every scale against big-integer orientation",
+             prop_hull_adversarial, NULL, 20000);
+}
+
 /* P6 (finding_P6_routh_planar_overflow): W_nn = 1e-300, u_n = -1e10, so p_n = -u_n/W_nn =
    1e310 is beyond DBL_MAX; nsm_routh_planar returned NSM_OK with p_n = inf, p_t = u_t = NaN
    and nsm_routh_bound NSM_OK with bound = inf. Now NSM_ERR_OVERFLOW, nothing written. */
@@ -2480,6 +2688,8 @@ static CU_TestInfo impact_tests[] = {
      test_hull_exact},
     {"hull2d: 3 nearly collinear points against the integer orientation",
      test_hull_orient_property},
+    {"hull2d: points at every scale against a big-integer orientation (CI fuzz finding)",
+     test_hull_adversarial},
     {"impact: mu = 1e305 never gives NSM_OK with v_plus = inf (fuzz finding P5)",
      test_impact_mu_huge},
     {"impact: v_minus = 1e200 and an ill-scaled M are NSM_ERR_OVERFLOW", test_impact_overflow},

@@ -460,6 +460,67 @@ static void test_overflow(void)
     CU_ASSERT(isfinite(r.p_n) && isfinite(r.p_t[0]) && isfinite(r.p_t[1]) && isfinite(r.bound));
 }
 
+/* P9 (finding_P9_routh_spatial_tiny_mu, _subnormal_mu): from rest with W_tn ~ 3.3e-265 and
+   mu = 5.7e-299 (or the subnormal 4.9e-324), |W_tt^-1 W_tn|^2 and mu^2 both underflowed to 0
+   and the contact stuck, with |p_t| = 2.3e-265 far outside the cone (mu p_n = 4e-299). */
+static int in_cone(const nsm_routh_spatial_result *r, double mu)
+{
+    return hypot(r->p_t[0], r->p_t[1]) <=
+           mu * r->p_n * (1.0 + 1e-12) + 4.0 * 4.9406564584124654e-324 * r->p_n;
+}
+
+/* The rule at rest (header: stick when |W_tt^-1 W_tn| <= mu) does not change when W_tn and mu
+   are multiplied by one factor k: with W_tt = [[2, 0.5], [0.5, 1]] and W_tn = (k, 0),
+   |W_tt^-1 W_tn| = k sqrt(1.25)/1.75 = 0.6389 k, so mu = 0.5 k slips and mu = 0.8 k sticks at
+   every k from 1 down to 1e-300 (k^2 underflows below 1e-162). */
+static void test_tiny_mu(void)
+{
+    const double e1 = 2.7066892341766851e-319, e2 = 3.3015747748812549e-265;
+    const double Wa[9] = {1, e1, e2, e1, 4.875, 0, e2, 0, 4.875};
+    const double ua[3] = {0, 0, -3.4375};
+    const double mua = 5.7270805436282183e-299;
+    const double Wb[9] = {5, -4, e2, -4, 8.875, 0, e2, 0, 5};
+    const double ub[3] = {3.3011888264899712e-265, 9.2045528308649126e-92, -3.6875};
+    const double mub = 4.9406564584124654e-324;
+    nsm_routh_spatial_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_spatial(Wa, ua, mua, 1e-12, 4, &r), NSM_OK);
+    CU_ASSERT(in_cone(&r, mua));
+    CU_ASSERT(r.nphases >= 1 && r.phase[0] == NSM_PHASE_SLIP);
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_spatial(Wb, ub, mub, 1e-12, 2, &r), NSM_OK);
+    CU_ASSERT(in_cone(&r, mub));
+    CU_ASSERT(r.nphases >= 1 && r.phase[0] == NSM_PHASE_SLIP);
+    /* finding_P9_routh_spatial_huge_W_tn, _huge_W_tt: a first fix divided W_tn and mu by
+       max |W_tn,i| before the rule, and with W_tn ~ 1.7e289 the squares underflowed again */
+    const double big = 1.7042403384699903e+289, big2 = 1.0988079879485102e+282;
+    const double Wc[9] = {8.9375, -3.9375, -4, -3.9375, big, -big, -4, -big, big};
+    const double uc[3] = {3.9375, 0, -4};
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_spatial(Wc, uc, 0.5, 1e-12, 7, &r), NSM_OK);
+    CU_ASSERT(in_cone(&r, 0.5));
+    const double Wd[9] = {big2, -4, -big2, -4, 13, -4, -big2, -4, big2};
+    const double ud[3] = {0, -3.5, -4};
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_spatial(Wd, ud, 0.5, 1e-12, 7, &r), NSM_OK);
+    CU_ASSERT(in_cone(&r, 0.5));
+    const double ks[6] = {1.0, 1e-100, 1e-170, 1e-200, 1e-260, 1e-300};
+    for (size_t i = 0; i < 6; i++) {
+        const double k = ks[i];
+        const double W[9] = {2, 0.5, k, 0.5, 1, 0, k, 0, 3};
+        const double u0[3] = {0, 0, -1};
+        for (int stick = 0; stick < 2; stick++) {
+            const double mu = (stick ? 0.8 : 0.5) * k;
+            CU_ASSERT_EQUAL_FATAL(nsm_routh_spatial(W, u0, mu, 1e-12, 100, &r), NSM_OK);
+            CU_ASSERT(in_cone(&r, mu));
+            CU_ASSERT(r.nphases >= 1 &&
+                      r.phase[0] == (stick ? NSM_PHASE_STICK : NSM_PHASE_SLIP));
+            if (stick) { /* p_t = -W_tt^-1 W_tn p_n = -(k/1.75)(1, -0.5) p_n */
+                CU_ASSERT(fabs(r.p_t[0] + k / 1.75 * r.p_n) <= 1e-12 * k * r.p_n);
+                CU_ASSERT(fabs(r.p_t[1] - 0.5 * k / 1.75 * r.p_n) <= 1e-12 * k * r.p_n);
+            } else { /* on the cone's boundary */
+                CU_ASSERT(hypot(r.p_t[0], r.p_t[1]) >= mu * r.p_n * (1.0 - 1e-9));
+            }
+        }
+    }
+}
+
 static CU_TestInfo spatial_tests[] = {
     {"planar embedding: slip throughout (closed form)", test_planar_slip_throughout},
     {"planar embedding: slip then stick (closed form)", test_planar_slip_stick},
@@ -472,6 +533,7 @@ static CU_TestInfo spatial_tests[] = {
     {"bad input, trivial answer, ztol", test_errors},
     {"overflow: NSM_ERR_OVERFLOW, not NaN impulses on NSM_OK (fuzz finding P1)",
      test_overflow},
+    {"tiny mu and W_tn: the rule at rest does not underflow (fuzz finding P9)", test_tiny_mu},
     CU_TEST_INFO_NULL,
 };
 

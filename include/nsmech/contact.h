@@ -912,12 +912,9 @@ nsm_status nsm_outcome_plane_policy(size_t n, size_t nplanes, const double *plan
  * no outcome, and outcomes that were not sampled may lie outside it.
  * idx (npts entries) is scratch; hull needs npts + 1 entries.
  * Repeated points count once (n identical points give nh = 1).
- * The orientation test is exact (error-free transformations, src/contact/hull.c): any
- * finite coordinates, 1e300 next to 1 or subnormal offsets included, give the hull of the
- * points as given. One exception: when the differences of three points along one axis span
- * more than about 2^369, parts below 2^-969 of the axis scales' product can be lost, so that
- * two points nearly coinciding on both axes may be taken as collinear with a third (the hull
- * then misses a point within that distance of one of its vertices).
+ * The orientation test is exact for all finite coordinates (a rounded filter, then integer
+ * arithmetic: src/contact/hull.c): 1e300 next to 1, subnormal offsets, points a few ulps apart
+ * next to points at DBL_MAX all give the hull of the points as given.
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (npts = 0 or > NSM_MAX_DIM²),
  * NSM_ERR_ALIAS (any two of x, y, idx, hull, nh overlap), NSM_ERR_NOT_FINITE.
  */

@@ -71,6 +71,33 @@ int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1
     return 1;
 }
 
+/* 1 if |(q1, q2)| <= m (m >= 0), decided without squaring q or m where that could underflow
+   or overflow: with s = max |q_i|, |q| lies in [s, sqrt(2) s], so m < s or m >= 2 s decides,
+   and otherwise q/s and m/s are of order 1 (fuzz finding P9: |q| ~ 3e-265 and m ~ 6e-299
+   both squared to 0 and compared equal). */
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int norm2_within(double q1, double q2, double m)
+{
+    double a1 = fabs(q1);
+    double a2 = fabs(q2);
+    double s = a1 > a2 ? a1 : a2;
+    if (!(s > 0.0)) {
+        return 1;
+    }
+    if (m < s) {
+        return 0;
+    }
+    if (0.5 * m >= s) {
+        return 1;
+    }
+    double u = q1 / s;
+    double v = q2 / s;
+    double t = m / s;
+    return u * u + v * v <= t * t ? 1 : 0;
+}
+
 /*
  * Spatial rate at rest (W_tt positive definite): d = -W_tt^-1 W_tn when |d| <= mu (returns 1:
  * stick), else d = -mu·s with s the re-slip direction (returns 0: slip); -1 if no re-slip
@@ -79,15 +106,35 @@ int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1
 int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, double b2,
                       double *d)
 {
-    double det = a11 * a22 - a12 * a12;
-    double q1 = (a22 * b1 - a12 * b2) / det;
-    double q2 = (a11 * b2 - a12 * b1) / det;
-    if (q1 * q1 + q2 * q2 <= mu * mu) {
+    /* q = W_tt^-1 W_tn on W_tt divided by its largest diagonal entry w (so that the
+       determinant neither overflows nor underflows for well-conditioned W_tt at any scale) */
+    double w = a11 > a22 ? a11 : a22;
+    if (!(w > 0.0)) {
+        w = 1.0; /* not taken: W_tt positive definite */
+    }
+    double e11 = a11 / w;
+    double e12 = a12 / w;
+    double e22 = a22 / w;
+    double det = e11 * e22 - e12 * e12;
+    double q1 = (e22 * b1 - e12 * b2) / det / w;
+    double q2 = (e11 * b2 - e12 * b1) / det / w;
+    if (norm2_within(q1, q2, mu)) {
         d[0] = -q1;
         d[1] = -q2;
         return 1;
     }
-    if (!nsm_coulomb_reslip2(mu, a11, a12, a22, b1, b2, d)) {
+    /* the re-slip direction is unchanged when W_tn and mu are divided by c = max |W_tn,i|:
+       W_tn of order 1, and |W_tn|^2 no longer underflows in the bisection (fuzz finding P9) */
+    double m1 = fabs(b1);
+    double m2 = fabs(b2);
+    double c = m1 > m2 ? m1 : m2;
+    if (!(c > 0.0)) {
+        c = 1.0; /* not taken: W_tn = 0 sticks */
+    }
+    double s1 = b1 / c;
+    double s2 = b2 / c;
+    double mus = mu / c;
+    if (!nsm_coulomb_reslip2(mus, a11, a12, a22, s1, s2, d)) {
         d[0] = 0.0;
         d[1] = 0.0;
         return -1;

@@ -26,152 +26,28 @@ static int same_point(size_t npts, const double *x, const double *y, size_t a, s
 /*
  * Exact orientation of three points: the sign of (b - a) × (c - a).
  *
- * First a filter (Shewchuk's orient2d, stage A): the rounded determinant decides when its
- * magnitude exceeds the proven bound on its rounding error, the common case; otherwise the
- * determinant is evaluated without rounding error by error-free transformations
- * (Dekker 1971, "A floating-point technique for extending the available precision";
- * Shewchuk 1997, "Adaptive precision floating-point arithmetic and fast robust geometric
- * predicates", section 2):
- *   1. each difference b_x - a_x, ... is the exact sum hi + lo of two doubles (two_sum);
- *   2. the x differences are multiplied by one power of two and the y differences by another,
- *      which multiplies the determinant by a positive factor and keeps its sign, so that the
- *      largest of each lies in [2^-200, 2^400]: the products neither overflow nor, unless the
- *      differences along one axis span more than about 2^369, underflow;
- *   3. (hi + lo)(hi' + lo') gives four products, each the exact sum of two doubles
- *      (two_product: Veltkamp's split, no fma needed), 16 doubles in all;
- *   4. the 16 are summed into one nonoverlapping expansion of increasing magnitude
- *      (Grow-Expansion), whose sign is that of its largest nonzero component.
- * Coordinates of magnitude 2^1022 or more are halved first along their axis, so that a
- * difference cannot overflow. Where a product underflows (step 2's exception) or halving
- * drops the last bit of a subnormal, the lost part is below 2^-969 of the axis scales'
- * product: only two points that nearly coincide on both axes can then be taken as collinear
- * with a third.
- * All of this is exact in binary64 with round-to-nearest; in the real model of the proofs
- * every error term is 0, and the proofs cover termination, bounds and the range of the result.
+ * First a filter (Shewchuk 1997, "Adaptive precision floating-point arithmetic and fast
+ * robust geometric predicates", orient2d stage A): the rounded determinant decides when its
+ * magnitude exceeds the proven bound on its rounding error, the common case. Otherwise the
+ * determinant is evaluated exactly in integers:
+ *   1. expanded, it is a sum of six products of coordinates,
+ *        D = bx·cy + ax·by + cx·ay - bx·ay - ax·cy - by·cx
+ *      (the ax·ay terms cancel), so no difference is formed and nothing overflows;
+ *   2. every nonzero coordinate is |v| = V·2^(32 j) with V an integer below 2^84 and
+ *      -34 <= j <= 30 (split_double: scaling by 2^±32 is exact, and every double of
+ *      magnitude 2^52 or more is an integer), that is three 32-bit limbs;
+ *   3. each product |p|·|q| is nine limb products (each below 2^64) added at limb
+ *      j_p + j_q + (their limb offsets) into one of two accumulators of 32-bit limbs, the
+ *      products of positive sign into one, those of negative sign into the other;
+ *   4. the sign of D is that of the difference of the two accumulators, read from the top
+ *      limb down.
+ * The accumulators (134 limbs, 2^(32·(-68)) up to 2^(32·66)) hold every product of two
+ * doubles and the carries of six of them: the result is exact for all finite coordinates,
+ * with no exception for mixed scales, subnormals or magnitudes near DBL_MAX. The integer part
+ * uses no floating-point operation but exact scalings, so it holds in IEEE binary64 as in the
+ * real model of the proofs; the proofs cover termination, the bounds of every index and
+ * limb, unsigned arithmetic without wrap-around, and the range of the result.
  */
-
-/* A rounded result s and its rounding error e: the exact value is s + e. */
-typedef struct {
-    double s; /**< the rounded sum or product */
-    double e; /**< its rounding error */
-} exact_pair;
-
-/* The exact sum a + b = s + e of two doubles (Knuth's TwoSum: no magnitude order needed). */
-/*@ assigns \nothing; */
-static exact_pair two_sum(double a, double b)
-{
-    exact_pair r;
-    r.s = a + b;
-    double bv = r.s - a;
-    double av = r.s - bv;
-    r.e = (a - av) + (b - bv);
-    return r;
-}
-
-/* Veltkamp's split of a (|a| < 2^996): a = s + e with s and e of at most 26 significant bits. */
-/*@ assigns \nothing; */
-static exact_pair split(double a)
-{
-    exact_pair r;
-    double c = 134217729.0 * a; /* 2^27 + 1 */
-    double big = c - a;
-    r.s = c - big;
-    r.e = a - r.s;
-    return r;
-}
-
-/* The exact product a·b = s + e (Dekker's TwoProduct; exact when a·b does not underflow). */
-/*@ assigns \nothing; */
-static exact_pair two_product(double a, double b)
-{
-    exact_pair r;
-    exact_pair as = split(a);
-    exact_pair bs = split(b);
-    r.s = a * b;
-    double e1 = r.s - as.s * bs.s;
-    double e2 = e1 - as.e * bs.s;
-    double e3 = e2 - as.s * bs.e;
-    r.e = as.e * bs.e - e3;
-    return r;
-}
-
-#define ORIENT_TERMS 16
-
-/* Adds t to the nonoverlapping expansion e[0 .. len - 1] (Grow-Expansion); returns the new
-   length len + 1. */
-/*@ requires len < ORIENT_TERMS && \valid(e + (0 .. ORIENT_TERMS - 1));
-    assigns e[0 .. ORIENT_TERMS - 1];
-    ensures \result == len + 1;
- */
-static size_t grow(double *e, size_t len, double t)
-{
-    double q = t;
-    /*@ loop invariant 0 <= i <= len;
-        loop assigns i, q, e[0 .. ORIENT_TERMS - 1];
-        loop variant len - i;
-     */
-    for (size_t i = 0; i < len; i++) {
-        exact_pair p = two_sum(q, e[i]);
-        q = p.s;
-        e[i] = p.e;
-    }
-    e[len] = q;
-    return len + 1;
-}
-
-/* The power of two that brings m (> 0, finite) into [2^-200, 2^400] (at most 6 factors of
-   2^200 up or 3 of 2^-200 down: 2^-1074 <= m < 2^1024). */
-/*@ assigns \nothing; */
-static double axis_scale(double m)
-{
-    double s = 1.0;
-    /*@ loop invariant 0 <= k <= 6;
-        loop assigns k, s;
-        loop variant 6 - k;
-     */
-    for (int k = 0; k < 6 && m * s < 0x1p-200; k++) {
-        s *= 0x1p200;
-    }
-    /*@ loop invariant 0 <= k <= 3;
-        loop assigns k, s;
-        loop variant 3 - k;
-     */
-    for (int k = 0; k < 3 && m * s > 0x1p400; k++) {
-        s *= 0x1p-200;
-    }
-    return s;
-}
-
-/* The differences b - a and c - a along one axis, each the exact pair d[0] + d[1] and
-   d[2] + d[3], scaled by a power of two (step 2 above); 0 if both are zero, else 1. */
-/*@ requires \valid(d + (0 .. 3));
-    assigns d[0 .. 3];
-    ensures \result == 0 || \result == 1;
- */
-static int axis_diffs(double a, double b, double c, double *d)
-{
-    double m0 = fabs(a);
-    double m1 = fabs(b);
-    double m2 = fabs(c);
-    double top = m0 > m1 ? m0 : m1;
-    top = top > m2 ? top : m2;
-    double h = top >= 0x1p1022 ? 0.5 : 1.0; /* no difference beyond DBL_MAX */
-    exact_pair db = two_sum(h * b, -(h * a));
-    exact_pair dc = two_sum(h * c, -(h * a));
-    double mb = fabs(db.s);
-    double mc = fabs(dc.s);
-    double mx = mb > mc ? mb : mc;
-    if (!(mx > 0.0)) {
-        d[0] = d[1] = d[2] = d[3] = 0.0;
-        return 0;
-    }
-    double s = axis_scale(mx);
-    d[0] = s * db.s;
-    d[1] = s * db.e;
-    d[2] = s * dc.s;
-    d[3] = s * dc.e;
-    return 1;
-}
 
 /* Shewchuk's error bound of the rounded determinant: |computed - exact| <= ORIENT_ERR_A times
    (|detleft| + |detright|) when no product overflows or underflows (ccwerrboundA, (3 + 16 eps)
@@ -205,6 +81,147 @@ static int orient_filtered(double ax, double ay, double bx, double by, double cx
     return 0;
 }
 
+/* Limbs of the exact evaluation: 32 bits each, ORIENT_LIMB = 2^32. A coordinate's limb scale
+   j lies in [-ORIENT_JMIN, ORIENT_JMAX]; limb i of an accumulator weighs
+   2^(32 (i - 2 ORIENT_JMIN)). A product is below 2^168 times 2^(32 (j_p + j_q)), and six of
+   them below 2^192: six limbs from the base j_p + j_q + 2 ORIENT_JMIN, whose largest is
+   2 (ORIENT_JMIN + ORIENT_JMAX); 2 (ORIENT_JMIN + ORIENT_JMAX) + 6 limbs in all. */
+#define ORIENT_LIMB 4294967296.0
+#define ORIENT_JMIN 34
+#define ORIENT_JMAX 30
+#define ORIENT_LIMBS (2 * (ORIENT_JMIN + ORIENT_JMAX) + 6)
+
+/* A nonzero coordinate's magnitude as limbs[0] + limbs[1]·2^32 + limbs[2]·2^64 times
+   2^(32 j) (step 2 above), j returned. */
+/*@ requires \valid(limbs + (0 .. 2));
+    assigns limbs[0 .. 2];
+    ensures -ORIENT_JMIN <= \result <= ORIENT_JMAX;
+ */
+static int split_double(double v, uint32_t *limbs)
+{
+    double m = fabs(v);
+    int j = 0;
+    /* |v| < 2^1024: at most 30 steps down to below 2^84 (each result >= 2^52, exact) */
+    /*@ loop invariant 0 <= j <= ORIENT_JMAX;
+        loop assigns j, m;
+        loop variant ORIENT_JMAX - j;
+     */
+    while (m >= 0x1p84 && j < ORIENT_JMAX) {
+        m *= 0x1p-32;
+        j++;
+    }
+    /* up until m >= 2^52 (an integer), or j = -34: then |v| >= 2^-1074 gave m >= 2^14 times
+       an integer (a subnormal's bits all lie at or above 2^-1074) */
+    /*@ loop invariant -ORIENT_JMIN <= j <= ORIENT_JMAX;
+        loop assigns j, m;
+        loop variant j + ORIENT_JMIN;
+     */
+    while (m < 0x1p52 && j > -ORIENT_JMIN) {
+        m *= 0x1p32;
+        j--;
+    }
+    /* m < 2^84: three limbs, each split off exactly (the differences are integers the size of
+       the remaining limbs); the range tests only restate that for the conversions */
+    /*@ loop invariant -1 <= i <= 2;
+        loop assigns i, m, limbs[0 .. 2];
+        loop variant i + 1;
+     */
+    for (int i = 2; i >= 0; i--) {
+        double w = i == 2 ? 0x1p64 : (i == 1 ? ORIENT_LIMB : 1.0);
+        double q = m / w;
+        uint32_t limb = q >= 0.0 && q < ORIENT_LIMB ? (uint32_t)q : 0u;
+        limbs[i] = limb;
+        m -= (double)limb * w;
+    }
+    return j;
+}
+
+/* Adds v (below 2^64) to acc at limb at, carrying upward. */
+/*@ requires at < ORIENT_LIMBS && \valid(acc + (0 .. ORIENT_LIMBS - 1));
+    assigns acc[0 .. ORIENT_LIMBS - 1];
+ */
+static void acc_add(uint32_t *acc, size_t at, uint64_t v)
+{
+    uint64_t carry = v;
+    /*@ loop invariant at <= k <= ORIENT_LIMBS;
+        loop assigns k, carry, acc[0 .. ORIENT_LIMBS - 1];
+        loop variant ORIENT_LIMBS - k;
+     */
+    for (size_t k = at; k < ORIENT_LIMBS && carry != 0u; k++) {
+        uint64_t cur = (uint64_t)acc[k] + carry % 4294967296u;
+        acc[k] = (uint32_t)(cur % 4294967296u);
+        carry = carry / 4294967296u + cur / 4294967296u;
+    }
+}
+
+/* Adds |p|·|q| (both nonzero) to acc (steps 2 and 3 above). */
+/*@ requires \valid(acc + (0 .. ORIENT_LIMBS - 1));
+    assigns acc[0 .. ORIENT_LIMBS - 1];
+ */
+static void acc_add_product(uint32_t *acc, double p, double q)
+{
+    uint32_t lp[3];
+    uint32_t lq[3];
+    int jp = split_double(p, lp);
+    int jq = split_double(q, lq);
+    size_t base = (size_t)(jp + jq + 2 * ORIENT_JMIN);
+    /*@ loop invariant 0 <= i <= 3;
+        loop assigns i, acc[0 .. ORIENT_LIMBS - 1];
+        loop variant 3 - i;
+     */
+    for (size_t i = 0; i < 3; i++) {
+        /*@ loop invariant 0 <= k <= 3;
+            loop assigns k, acc[0 .. ORIENT_LIMBS - 1];
+            loop variant 3 - k;
+         */
+        for (size_t k = 0; k < 3; k++) {
+            acc_add(acc, base + i + k, (uint64_t)lp[i] * lq[k]);
+        }
+    }
+}
+
+/* The sign of (b - a) × (c - a) evaluated exactly (steps 1 to 4 above). */
+/*@ assigns \nothing;
+    ensures \result == -1 || \result == 0 || \result == 1;
+ */
+static int orient_exact(double ax, double ay, double bx, double by, double cx, double cy)
+{
+    /* D = sum of s[t]·p[t]·q[t] */
+    const double p[6] = {bx, ax, cx, bx, ax, by};
+    const double q[6] = {cy, by, ay, ay, cy, cx};
+    const int s[6] = {1, 1, 1, -1, -1, -1};
+    uint32_t pos[ORIENT_LIMBS];
+    uint32_t neg[ORIENT_LIMBS];
+    /*@ loop invariant 0 <= i <= ORIENT_LIMBS;
+        loop assigns i, pos[0 .. ORIENT_LIMBS - 1], neg[0 .. ORIENT_LIMBS - 1];
+        loop variant ORIENT_LIMBS - i;
+     */
+    for (size_t i = 0; i < ORIENT_LIMBS; i++) {
+        pos[i] = 0u;
+        neg[i] = 0u;
+    }
+    /*@ loop invariant 0 <= t <= 6;
+        loop assigns t, pos[0 .. ORIENT_LIMBS - 1], neg[0 .. ORIENT_LIMBS - 1];
+        loop variant 6 - t;
+     */
+    for (size_t t = 0; t < 6; t++) {
+        if (p[t] != 0.0 && q[t] != 0.0) {
+            int sg = (p[t] < 0.0) == (q[t] < 0.0) ? s[t] : -s[t];
+            acc_add_product(sg > 0 ? pos : neg, p[t], q[t]);
+        }
+    }
+    /*@ loop invariant 0 <= i <= ORIENT_LIMBS;
+        loop assigns i;
+        loop variant i;
+     */
+    for (size_t i = ORIENT_LIMBS; i > 0; i--) {
+        if (pos[i - 1] != neg[i - 1]) {
+            return pos[i - 1] > neg[i - 1] ? 1 : -1;
+        }
+    }
+    return 0;
+}
+
 /* The sign (-1, 0, 1) of the orientation of points a, b, c: 1 for a left turn a -> b -> c:
    the rounded determinant where its sign is certain, else the exact evaluation. */
 /*@ requires npts <= NSM_MAX_DIM * NSM_MAX_DIM;
@@ -220,52 +237,7 @@ static int orient(size_t npts, const double *x, const double *y, size_t a, size_
     if (fast != 0) {
         return fast;
     }
-    double dx[4];
-    double dy[4];
-    if (!axis_diffs(x[a], x[b], x[c], dx) || !axis_diffs(y[a], y[b], y[c], dy)) {
-        return 0; /* all three on one vertical or horizontal line */
-    }
-    /* (b - a) × (c - a) = bx·cy - by·cx with bx = dx[0] + dx[1], cx = dx[2] + dx[3], ... */
-    double e[ORIENT_TERMS];
-    size_t len = 0;
-    /*@ loop invariant 0 <= i <= 2 && len == 8 * i;
-        loop assigns i, len, e[0 .. ORIENT_TERMS - 1];
-        loop variant 2 - i;
-     */
-    for (size_t i = 0; i < 2; i++) {
-        /* i = 0: + bx·cy; i = 1: - by·cx (the sign carried by the first factor) */
-        const double *u = i == 0 ? dx : dy;
-        const double *v = i == 0 ? dy : dx;
-        double sg = i == 0 ? 1.0 : -1.0;
-        /*@ loop invariant 0 <= j <= 2 && len == 8 * i + 4 * j;
-            loop assigns j, len, e[0 .. ORIENT_TERMS - 1];
-            loop variant 2 - j;
-         */
-        for (size_t j = 0; j < 2; j++) {
-            /*@ loop invariant 0 <= k <= 2 && len == 8 * i + 4 * j + 2 * k;
-                loop assigns k, len, e[0 .. ORIENT_TERMS - 1];
-                loop variant 2 - k;
-             */
-            for (size_t k = 0; k < 2; k++) {
-                exact_pair p = two_product(sg * u[j], v[2 + k]);
-                len = grow(e, len, p.s);
-                len = grow(e, len, p.e);
-            }
-        }
-    }
-    /*@ loop invariant 0 <= i <= ORIENT_TERMS;
-        loop assigns i;
-        loop variant i;
-     */
-    for (size_t i = ORIENT_TERMS; i > 0; i--) {
-        if (e[i - 1] > 0.0) {
-            return 1;
-        }
-        if (e[i - 1] < 0.0) {
-            return -1;
-        }
-    }
-    return 0;
+    return orient_exact(x[a], y[a], x[b], y[b], x[c], y[c]);
 }
 
 /* Insertion sort of idx (a permutation of 0 .. npts-1) by (x, y). */

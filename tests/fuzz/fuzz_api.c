@@ -72,6 +72,18 @@
  *     Lemma 2 is now evaluated on scaled data;
  *  P7 nsm_cone_contains decided membership on the unscaled norm, rounded to a subnormal; it
  *     now compares the scaled norm with (mu·ln + tol)/max|lt_i|;
+ *  P8 nsm_hull2d dropped a vertex of four points a few ulps apart at 1e-236 next to points at
+ *     1e281 (a CI run's fuzzing; finding_P8_hull_underflow rebuilt from the same failure found
+ *     by a stress loop): the exact stage scaled each axis by one power of two and its products
+ *     underflowed. It now adds the six products of coordinates in integers, exact for all
+ *     finite coordinates (tests/test_contact.c, big-integer orientation property);
+ *  P9 nsm_routh_spatial stuck a contact at rest whose |W_tt^-1 W_tn| (~3e-265) exceeded a tiny
+ *     mu (6e-299, or subnormal): both squares underflowed to 0, and |p_t| left the cone by
+ *     a factor 1e34 (a 20-minute run on the tree that fixed P8). The rule at rest now
+ *     compares |q| with mu through max |q_i| (nothing squared that can underflow), and the
+ *     re-slip direction is found on W_tn and mu divided by max |W_tn,i|. A first fix divided
+ *     before the rule and lost W_tn ~ 1.7e289 the same way (finding_P9_routh_spatial_huge_*,
+ *     found by the next run); tests/test_routh_spatial.c, scales 1 to 1e-300;
  *  K3, K4 nsm_impact_solve[_d] did not check info for overlap (K3: info over v_plus returned
  *     NSM_OK with a wrong v_plus; K4: info over Jn overwrote an input): now NSM_ERR_ALIAS
  *     when info overlaps any other argument (tests/test_contact.c).
