@@ -43,10 +43,11 @@ static int same_point(size_t npts, const double *x, const double *y, size_t a, s
  *      limb down.
  * The accumulators (134 limbs, 2^(32·(-68)) up to 2^(32·66)) hold every product of two
  * doubles and the carries of six of them: the result is exact for all finite coordinates,
- * with no exception for mixed scales, subnormals or magnitudes near DBL_MAX. The integer part
- * uses no floating-point operation but exact scalings, so it holds in IEEE binary64 as in the
- * real model of the proofs; the proofs cover termination, the bounds of every index and
- * limb, unsigned arithmetic without wrap-around, and the range of the result.
+ * with no exception for mixed scales, subnormals or magnitudes near DBL_MAX. Its only
+ * floating-point operations are exact (scalings by powers of two, truncation of an integer
+ * below 2^84 to its limbs and the subtraction of a limb's value), so it holds in IEEE
+ * binary64 as in the real model of the proofs; the proofs cover termination, the bounds of
+ * every index and limb, unsigned arithmetic without wrap-around, and the range of the result.
  */
 
 /* Shewchuk's error bound of the rounded determinant: |computed - exact| <= ORIENT_ERR_A times
