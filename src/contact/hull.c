@@ -40,7 +40,8 @@ static int same_point(size_t npts, const double *x, const double *y, size_t a, s
  *      j_p + j_q + (their limb offsets) into one of two accumulators of 32-bit limbs, the
  *      products of positive sign into one, those of negative sign into the other;
  *   4. the sign of D is that of the difference of the two accumulators, read from the top
- *      limb down.
+ *      limb down; only the limbs from the lowest product's base to six above the highest
+ *      one's are cleared and read (the six products' sum fits there).
  * The accumulators (134 limbs, 2^(32·(-68)) up to 2^(32·66)) hold every product of two
  * doubles and the carries of six of them: the result is exact for all finite coordinates,
  * with no exception for mixed scales, subnormals or magnitudes near DBL_MAX. Its only
@@ -137,35 +138,51 @@ static int split_double(double v, uint32_t *limbs)
     return j;
 }
 
-/* Adds v (below 2^64) to acc at limb at, carrying upward. */
-/*@ requires at < ORIENT_LIMBS && \valid(acc + (0 .. ORIENT_LIMBS - 1));
+/* Adds v (below 2^64) to acc at limb at, carrying upward through limb end - 1 at most (the
+   caller's range holds the sum: a carry never reaches end). */
+/*@ requires at < end <= ORIENT_LIMBS && \valid(acc + (0 .. ORIENT_LIMBS - 1));
     assigns acc[0 .. ORIENT_LIMBS - 1];
  */
-static void acc_add(uint32_t *acc, size_t at, uint64_t v)
+static void acc_add(uint32_t *acc, size_t at, size_t end, uint64_t v)
 {
     uint64_t carry = v;
-    /*@ loop invariant at <= k <= ORIENT_LIMBS;
+    /*@ loop invariant at <= k <= end;
         loop assigns k, carry, acc[0 .. ORIENT_LIMBS - 1];
-        loop variant ORIENT_LIMBS - k;
+        loop variant end - k;
      */
-    for (size_t k = at; k < ORIENT_LIMBS && carry != 0u; k++) {
+    for (size_t k = at; k < end && carry != 0u; k++) {
         uint64_t cur = (uint64_t)acc[k] + carry % 4294967296u;
         acc[k] = (uint32_t)(cur % 4294967296u);
         carry = carry / 4294967296u + cur / 4294967296u;
     }
 }
 
-/* Adds |p|·|q| (both nonzero) to acc (steps 2 and 3 above). */
-/*@ requires \valid(acc + (0 .. ORIENT_LIMBS - 1));
+/* A product |p|·|q| (both nonzero) as the limbs of its factors (steps 2 and 3 above). */
+typedef struct {
+    uint32_t lp[3]; /**< |p| = (lp[0] + lp[1] 2^32 + lp[2] 2^64) 2^(32 j_p) */
+    uint32_t lq[3]; /**< |q| likewise */
+} orient_product;
+
+/* Splits p and q (both nonzero) into t; returns the accumulator limb of the product's base,
+   j_p + j_q + 2 ORIENT_JMIN. */
+/*@ requires \valid(t);
+    assigns *t;
+    ensures \result <= 2 * (ORIENT_JMIN + ORIENT_JMAX);
+ */
+static size_t product_split(double p, double q, orient_product *t)
+{
+    int jp = split_double(p, t->lp);
+    int jq = split_double(q, t->lq);
+    return (size_t)(jp + jq + 2 * ORIENT_JMIN);
+}
+
+/* Adds the product t of base limb base to acc, whose limbs below end hold the sum. */
+/*@ requires \valid(acc + (0 .. ORIENT_LIMBS - 1)) && \valid_read(t);
+    requires base + 6 <= end <= ORIENT_LIMBS;
     assigns acc[0 .. ORIENT_LIMBS - 1];
  */
-static void acc_add_product(uint32_t *acc, double p, double q)
+static void acc_add_product(uint32_t *acc, size_t base, size_t end, const orient_product *t)
 {
-    uint32_t lp[3];
-    uint32_t lq[3];
-    int jp = split_double(p, lp);
-    int jq = split_double(q, lq);
-    size_t base = (size_t)(jp + jq + 2 * ORIENT_JMIN);
     /*@ loop invariant 0 <= i <= 3;
         loop assigns i, acc[0 .. ORIENT_LIMBS - 1];
         loop variant 3 - i;
@@ -176,12 +193,13 @@ static void acc_add_product(uint32_t *acc, double p, double q)
             loop variant 3 - k;
          */
         for (size_t k = 0; k < 3; k++) {
-            acc_add(acc, base + i + k, (uint64_t)lp[i] * lq[k]);
+            acc_add(acc, base + i + k, end, (uint64_t)t->lp[i] * t->lq[k]);
         }
     }
 }
 
-/* The sign of (b - a) × (c - a) evaluated exactly (steps 1 to 4 above). */
+/* The sign of (b - a) × (c - a) evaluated exactly (steps 1 to 4 above), on the limbs from the
+   lowest product's base to six above the highest one's. */
 /*@ assigns \nothing;
     ensures \result == -1 || \result == 0 || \result == 1;
  */
@@ -191,31 +209,55 @@ static int orient_exact(double ax, double ay, double bx, double by, double cx, d
     const double p[6] = {bx, ax, cx, bx, ax, by};
     const double q[6] = {cy, by, ay, ay, cy, cx};
     const int s[6] = {1, 1, 1, -1, -1, -1};
-    uint32_t pos[ORIENT_LIMBS];
-    uint32_t neg[ORIENT_LIMBS];
-    /*@ loop invariant 0 <= i <= ORIENT_LIMBS;
-        loop assigns i, pos[0 .. ORIENT_LIMBS - 1], neg[0 .. ORIENT_LIMBS - 1];
-        loop variant ORIENT_LIMBS - i;
-     */
-    for (size_t i = 0; i < ORIENT_LIMBS; i++) {
-        pos[i] = 0u;
-        neg[i] = 0u;
-    }
-    /*@ loop invariant 0 <= t <= 6;
-        loop assigns t, pos[0 .. ORIENT_LIMBS - 1], neg[0 .. ORIENT_LIMBS - 1];
+    orient_product prod[6];
+    size_t base[6];
+    int sg[6];
+    size_t nt = 0;
+    size_t lo = ORIENT_LIMBS - 6;
+    size_t end = 6;
+    /*@ loop invariant 0 <= t <= 6 && 0 <= nt <= t;
+        loop invariant lo <= ORIENT_LIMBS - 6 && 6 <= end <= ORIENT_LIMBS;
+        loop invariant nt > 0 ==> lo + 6 <= end;
+        loop invariant \forall integer u; 0 <= u < nt ==> lo <= base[u] && base[u] + 6 <= end;
+        loop assigns t, nt, lo, end, prod[0 .. 5], base[0 .. 5], sg[0 .. 5];
         loop variant 6 - t;
      */
     for (size_t t = 0; t < 6; t++) {
         if (p[t] != 0.0 && q[t] != 0.0) {
-            int sg = (p[t] < 0.0) == (q[t] < 0.0) ? s[t] : -s[t];
-            acc_add_product(sg > 0 ? pos : neg, p[t], q[t]);
+            sg[nt] = (p[t] < 0.0) == (q[t] < 0.0) ? s[t] : -s[t];
+            size_t b = product_split(p[t], q[t], &prod[nt]);
+            base[nt] = b;
+            lo = b < lo ? b : lo;
+            end = b + 6 > end ? b + 6 : end;
+            nt++;
         }
     }
-    /*@ loop invariant 0 <= i <= ORIENT_LIMBS;
+    if (nt == 0) {
+        return 0; /* every product is zero */
+    }
+    /*@ assert lo + 6 <= end; */
+    uint32_t pos[ORIENT_LIMBS];
+    uint32_t neg[ORIENT_LIMBS];
+    /*@ loop invariant lo <= i <= end;
+        loop assigns i, pos[0 .. ORIENT_LIMBS - 1], neg[0 .. ORIENT_LIMBS - 1];
+        loop variant end - i;
+     */
+    for (size_t i = lo; i < end; i++) {
+        pos[i] = 0u;
+        neg[i] = 0u;
+    }
+    /*@ loop invariant 0 <= u <= nt;
+        loop assigns u, pos[0 .. ORIENT_LIMBS - 1], neg[0 .. ORIENT_LIMBS - 1];
+        loop variant nt - u;
+     */
+    for (size_t u = 0; u < nt; u++) {
+        acc_add_product(sg[u] > 0 ? pos : neg, base[u], end, &prod[u]);
+    }
+    /*@ loop invariant lo <= i <= end;
         loop assigns i;
         loop variant i;
      */
-    for (size_t i = ORIENT_LIMBS; i > 0; i--) {
+    for (size_t i = end; i > lo; i--) {
         if (pos[i - 1] != neg[i - 1]) {
             return pos[i - 1] > neg[i - 1] ? 1 : -1;
         }
