@@ -54,6 +54,8 @@ TEST_LIBS    := -lcunit -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
 # Libraries only some tests use (test_cli reads the program's JSON output).
 TEST_LIBS_test_cli := -lcjson
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+# The library compiled once with the sanitizers and linked into each sanitized program.
+ASAN_LIB     := $(BUILD)/asan/libnsmech.a
 # Valgrind memcheck: plain -O1 -g builds; a memcheck error or leak fails the program (exit 1).
 # Suppressions (system-library frames only, each explained) go in tests/valgrind.supp.
 VG_BIN       := $(patsubst tests/%.c,$(BUILD)/valgrind/%,$(TEST_SRC))
@@ -75,6 +77,9 @@ EXAMPLE_SRC  := $(sort $(wildcard examples/*.c))
 EXAMPLE_BIN  := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRC))
 BENCH_SRC    := $(sort $(wildcard bench/*.c))
 BENCH_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+
+# Compilers run at once by the stages of make check (one per core).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
@@ -107,10 +112,17 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_A) |
 	@mkdir -p $(dir $@)
 	$(CC) $(NSM_CFLAGS) -Itests/support $< $(TEST_SUP) $(LIB_A) $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
 
-$(BUILD)/asan/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_SRC) $(LIB_HDR) \
-                 | $(STAMP_CHECK)
+$(BUILD)/asan/obj/%.o: src/%.c $(LIB_HDR) | $(STAMP_CHECK)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -Itests/support $< $(TEST_SUP) $(LIB_SRC) \
+	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -c $< -o $@
+
+$(ASAN_LIB): $(patsubst src/%.c,$(BUILD)/asan/obj/%.o,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/asan/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(ASAN_LIB) | $(STAMP_CHECK)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -Itests/support $< $(TEST_SUP) $(ASAN_LIB) \
 	    $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
 
 $(BUILD)/valgrind/obj/%.o: src/%.c $(LIB_HDR) | $(STAMP_CHECK)
@@ -216,14 +228,15 @@ proved-client: | $(STAMP_CHECK)
 	    $(MATH_LIBS) -o $(PC_OUT)/client
 	@$(PC_OUT)/client
 
+# The stages build with JOBS compilers at once; test programs still run one at a time.
 check: $(STAMP_CHECK)
 	@rm -f $(BUILD)/results/stages.txt
-	@sh scripts/stage.sh build $(MAKE) --no-print-directory all
+	@sh scripts/stage.sh build $(MAKE) --no-print-directory -j$(JOBS) all
 	@sh scripts/stage.sh clang $(MAKE) --no-print-directory compile-clang
 	@sh scripts/stage.sh lint sh scripts/lint.sh
-	@sh scripts/stage.sh test $(MAKE) --no-print-directory test
-	@sh scripts/stage.sh asan $(MAKE) --no-print-directory asan
-	@sh scripts/stage.sh valgrind $(MAKE) --no-print-directory valgrind
+	@sh scripts/stage.sh test $(MAKE) --no-print-directory -j$(JOBS) test
+	@sh scripts/stage.sh asan $(MAKE) --no-print-directory -j$(JOBS) asan
+	@sh scripts/stage.sh valgrind $(MAKE) --no-print-directory -j$(JOBS) valgrind
 	@sh scripts/stage.sh fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60 \
 	    FUZZ_EXTRA="-seed=1 -runs=200000"
 	@sh scripts/stage.sh prove $(MAKE) --no-print-directory prove
@@ -236,9 +249,9 @@ $(NSM_BIN): $(TOOL_SRC) tools/nsm/cli.h $(LIB_A)
 	    $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 # The same program with sanitizers, driven by the sanitized test_cli.
-$(BUILD)/asan/nsm: $(TOOL_SRC) tools/nsm/cli.h $(LIB_SRC) $(LIB_HDR) | $(STAMP_CHECK)
+$(BUILD)/asan/nsm: $(TOOL_SRC) tools/nsm/cli.h $(ASAN_LIB) | $(STAMP_CHECK)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -DNSM_VERSION='"$(VERSION)"' $(TOOL_SRC) $(LIB_SRC) \
+	$(CC) $(WARN) -O1 $(ASAN_FLAGS) -Iinclude -DNSM_VERSION='"$(VERSION)"' $(TOOL_SRC) $(ASAN_LIB) \
 	    -lcjson $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 # test_cli runs the program as a separate process.

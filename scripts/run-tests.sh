@@ -5,8 +5,9 @@
 #   run-tests.sh summary       stage times, then "check: N passed, M failed" over the plain,
 #                              sanitized and valgrind runs
 # NSM_TEST_RUNNER, if set, is a command put before each program (make valgrind: memcheck);
-# NSM_VG_LOGS, if set, is a folder of memcheck logs of the nsm program run by test_cli: a
-# program fails when it leaves a non-empty log there.
+# NSM_VG_LOGS, if set, is a folder of memcheck logs of the nsm program run by test_cli: each
+# non-empty log there counts as one failure. NSM_TEST_JOBS programs run at once (default: one
+# per core); each program's output is printed whole, in the order given.
 set -u
 results=build/results
 mode=$1; shift
@@ -27,26 +28,24 @@ fi
 
 : > "$results/$mode.txt"
 status=0
+# The programs run NSM_TEST_JOBS at a time (default: one per core), each into its own output
+# file; their outputs and counts are then read in the order given.
+jobs=${NSM_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+outdir=$(mktemp -d)
+printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh -c '
+    out=$0/$(basename "$1")
+    # shellcheck disable=SC2086
+    ${NSM_TEST_RUNNER:-} "$1" > "$out.out" 2>&1
+    echo $? > "$out.rc"' "$outdir"
 for bin in "$@"; do
     name=$(basename "$bin")
     echo "== $mode: $name"
-    out=$(mktemp)
-    # shellcheck disable=SC2086
-    ${NSM_TEST_RUNNER:-} "$bin" > "$out" 2>&1
-    rc=$?
-    cat "$out"
-    if [ -n "${NSM_VG_LOGS:-}" ]; then
-        for log in "$NSM_VG_LOGS"/*.log; do
-            if [ -s "$log" ]; then
-                echo "$mode: memcheck errors in nsm run by $name ($log):" >&2
-                cat "$log" >&2
-                rc=1
-            fi
-        done
-    fi
+    out=$outdir/$name.out
+    rc=1
+    [ -f "$outdir/$name.rc" ] && rc=$(cat "$outdir/$name.rc")
+    cat "$out" 2>/dev/null
     # The harness prints one line 'NSM-TESTS <name> <run> <failed>' after CUnit's summary.
-    line=$(grep '^NSM-TESTS ' "$out" | tail -n 1)
-    rm -f "$out"
+    line=$(grep '^NSM-TESTS ' "$out" 2>/dev/null | tail -n 1)
     if [ -z "$line" ]; then
         echo "$mode: $name crashed or printed no summary (exit $rc)" >&2
         echo "NSM-TESTS $name 1 1" >> "$results/$mode.txt"
@@ -60,6 +59,18 @@ for bin in "$@"; do
     echo "$line" >> "$results/$mode.txt"
     [ "$rc" -eq 0 ] || status=1
 done
+rm -rf "$outdir"
+# Memcheck logs of the nsm runs (test_cli): a non-empty one counts as one failure.
+if [ -n "${NSM_VG_LOGS:-}" ]; then
+    for log in "$NSM_VG_LOGS"/*.log; do
+        if [ -s "$log" ]; then
+            echo "$mode: memcheck errors in an nsm run ($log):" >&2
+            cat "$log" >&2
+            echo "NSM-TESTS nsm-memcheck-$(basename "$log" .log) 1 1" >> "$results/$mode.txt"
+            status=1
+        fi
+    done
+fi
 awk -v m="$mode" '{ run += $3; failed += $4 }
      END { printf "%s tests: %d passed, %d failed\n", m, run - failed, failed }' "$results/$mode.txt"
 exit $status
