@@ -228,7 +228,8 @@ proved-client: | $(STAMP_CHECK)
 	    $(MATH_LIBS) -o $(PC_OUT)/client
 	@$(PC_OUT)/client
 
-# The stages build with JOBS compilers at once; test programs still run one at a time.
+# The build, test, asan and valgrind stages compile with JOBS compilers at once; the test
+# programs of a stage run one per core (scripts/run-tests.sh, NSM_TEST_JOBS).
 check: $(STAMP_CHECK)
 	@rm -f $(BUILD)/results/stages.txt
 	@sh scripts/stage.sh build $(MAKE) --no-print-directory -j$(JOBS) all

@@ -32,6 +32,7 @@ status=0
 # file; their outputs and counts are then read in the order given.
 jobs=${NSM_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 outdir=$(mktemp -d)
+trap 'rm -rf "$outdir"' EXIT INT TERM
 printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh -c '
     out=$0/$(basename "$1")
     # shellcheck disable=SC2086
