@@ -441,6 +441,31 @@ static void test_cone_contains_subnormal(void)
     CU_ASSERT_EQUAL(inside, 0);
 }
 
+/* Fuzz finding P10 (finding_P10_cone_project_subnormal_scale), fixed: mu = 2.0e-270,
+   ln = 1.8e184, |lt| = 2.7e233 (d = 1 and the same norm split over d = 2). The projection
+   lies on the cone's boundary, |pt| = mu·pn ≈ 3.6e-86 (pn = ln + mu·|lt| rounds to ln, since
+   mu·|lt| ≈ 5e-37). nsm_cone_project scaled lt by mu·pn/|lt| ≈ 1.3e-319, a subnormal with
+   a few significant bits, and |pt| came out 1.8e-5 above mu·pn. Checked against the closed
+   form in long double: |pt| = mu·pn to 1e-15 relative, pt along lt. */
+static void test_cone_project_subnormal_scale(void)
+{
+    const double mu = 2.0038091308209684e-270, ln = 1.8029649208208189e+184;
+    const double t = -2.7357994312893083e+233;
+    const double lts[2][2] = {{t, 0.0}, {t * 0.6, t * 0.8}};
+    for (size_t d = 1; d <= 2; d++) {
+        const double *lt = lts[d - 1];
+        double pn = 0.0, pt[2] = {0.0, 0.0};
+        CU_ASSERT_EQUAL_FATAL(nsm_cone_project(d, mu, ln, lt, &pn, pt), NSM_OK);
+        CU_ASSERT_EQUAL(pn, ln);
+        long double a = sqrtl((long double)lt[0] * lt[0] + (long double)lt[1] * lt[1]);
+        long double m = (long double)mu * pn;
+        for (size_t i = 0; i < d; i++) {
+            long double want = m * ((long double)lt[i] / a);
+            CU_ASSERT(fabsl((long double)pt[i] - want) <= 1e-15L * m);
+        }
+    }
+}
+
 /* Fuzz finding P4 (finding_P4_cone_project_mu_huge, finding_P4_cone_project_lt_huge), fixed:
    mu·‖lt‖ or ‖lt‖ beyond DBL_MAX; nsm_cone_project returned NSM_OK with pn, pt NaN (or
    pn = inf). The header promises a finite projection in the cone on NSM_OK, else
@@ -488,6 +513,7 @@ static CU_TestInfo cone_tests[] = {
     {"cone projection: errors write nothing", test_cone_project_errors},
     {"cone projection: Moreau decomposition property", test_cone_project_property},
     {"cone projection: mu·|lt| beyond DBL_MAX (fuzz finding P4)", test_cone_project_overflow},
+    {"cone projection: subnormal scale of lt (fuzz finding P10)", test_cone_project_subnormal_scale},
     CU_TEST_INFO_NULL,
 };
 

@@ -84,6 +84,10 @@
  *     re-slip direction is found on W_tn and mu divided by max |W_tn,i|. A first fix divided
  *     before the rule and lost W_tn ~ 1.7e289 the same way (finding_P9_routh_spatial_huge_*,
  *     found by the next run); tests/test_routh_spatial.c, scales 1 to 1e-300;
+ *  P10 nsm_cone_project scaled lt by mu*pn/|lt|, which was subnormal (~1.3e-319 for
+ *     mu = 2e-270, ln = 1.8e184, |lt| = 2.7e233) and left |pt| 1.8e-5 above mu*pn (a CI run's
+ *     fuzzing, finding_P10_cone_project_subnormal_scale). The unit direction lt/|lt| is now
+ *     formed first, then scaled by mu*pn (tests/test_setvalued.c);
  *  K3, K4 nsm_impact_solve[_d] did not check info for overlap (K3: info over v_plus returned
  *     NSM_OK with a wrong v_plus; K4: info over Jn overwrote an input): now NSM_ERR_ALIAS
  *     when info overlaps any other argument (tests/test_contact.c).
