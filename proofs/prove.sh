@@ -18,8 +18,10 @@
 # a run whose answers all come from the cache spends about two thirds of its wall time asleep
 # (measured: impact_rates.c 34 s wall for 10 s of CPU; 12 s with 32 slots). A unit with a goal
 # the cache cannot answer runs again, pass 2, in update mode with common.opts' slots, so that
-# provers never run more than -wp-par at a time per unit. The verdicts of pass 1 are cached
-# prover answers, the same ones update mode would use.
+# provers never run more than -wp-par at a time per unit. A pass-1 verdict is a cached prover
+# answer to the identical goal text. A goal's text can depend on WP's scheduling (hull.c's
+# orient_exact had one text with 2 slots and another with 32): such a goal misses in pass 1
+# and costs a pass 2, never a wrong verdict (docs/proofs.md).
 #
 # Prints a table per module (goals, proved, seconds summed over its files, slowest file) and
 # exits non-zero if any goal is unproved, if Frama-C warns, or if a report is missing.
