@@ -93,8 +93,7 @@ size_t nsm_proj_projector_work(size_t n, size_t m);
       assumes 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                       \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
-                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NO_CONVERGENCE ||
-                      \result == NSM_ERR_RANK;
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NO_CONVERGENCE;
       ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
       ensures rank_bound: \result == NSM_OK ==> *rank <= n && *rank <= m;
       ensures sym_P: \result == NSM_OK ==> nsm_sym(P, n);

@@ -83,7 +83,6 @@ static void fw_vertex(size_t m, size_t d, const double *mu, const double *g, dou
     requires \valid_read(mu + (0 .. m - 1)) && \valid_read(W + (0 .. 9 * m * m - 1));
     requires \valid(lam + (0 .. 3 * m - 1)) && \valid(g + (0 .. 3 * m - 1));
     requires \valid(sv + (0 .. 3 * m - 1)) && \valid(dv + (0 .. 3 * m - 1));
-    requires 1 <= iters <= 1000000;
     requires \valid(gap) && \valid(fval) && \separated(gap, fval);
     requires \separated(gap, lam + (0 .. 3 * m - 1), g + (0 .. 3 * m - 1), sv + (0 .. 3 * m - 1),
                         dv + (0 .. 3 * m - 1));
@@ -105,7 +104,7 @@ static double fw_lower(size_t m, size_t d, const double *mu, const double *W, si
     *fval = 0.0;
     size_t total = iters * NSM_FW_EXTEND;
     if (total > NSM_FW_MAX_ITERS) {
-        total = iters > NSM_FW_MAX_ITERS ? iters : NSM_FW_MAX_ITERS;
+        total = NSM_FW_MAX_ITERS; /* >= iters: iters <= NSM_FW_MAX_ITERS is a precondition */
     }
     size_t next = iters; /* the next checkpoint: iters, 2·iters, 4·iters, ... */
     double gap_mark = -1.0;

@@ -313,8 +313,8 @@ static size_t steps_taken(double len, double h, size_t span)
     if (!(q >= 1.0)) {
         return 1;
     }
-    size_t t = (size_t)q + 1;
-    return t <= span ? t : span;
+    /* 1 <= q < span, so 1 <= floor(q) + 1 <= span */
+    return (size_t)q + 1;
 }
 
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,

@@ -353,7 +353,7 @@ static size_t count_rank(size_t p, const double *s, double rtol)
  */
 static int finite1(double x)
 {
-    return (x - x == 0.0) ? 1 : 0;
+    return nsm_all_finite(1u, &x);
 }
 
 /*

@@ -1,5 +1,4 @@
 /* Actuation Γ = (PB)⁺, R = BΓ (docs/math.md (P17)) and the regulation law (P19) = [D] eq. 21. */
-#include <stdint.h>
 #include "nsmech/projection.h"
 #include "internal.h"
 #include "../nsm_math.h"
@@ -11,9 +10,6 @@ size_t nsm_proj_actuation_work(size_t n, size_t k)
     }
     size_t w = nsm_pinv_work(n, k);
     size_t own = 2u * n * k;
-    if (w > SIZE_MAX - own) {
-        return 0;
-    }
     return w + own;
 }
 

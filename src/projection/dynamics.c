@@ -1,6 +1,5 @@
 /* The per-cycle dynamics call: q̈ and f_c, docs/math.md (P12), (P13); [D] eqs. 27 (corrected),
    29. A⁺, P and M̄ by the factorisation (P23)–(P25). */
-#include <stdint.h>
 #include "nsmech/projection.h"
 #include "internal.h"
 #include "../linalg/internal.h"
@@ -19,9 +18,6 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m)
     }
     size_t w = nsm_lq_factor_work(m, n);
     size_t own = 3u * n * m + 3u * m * m + 2u * n * n + 9u * n + 3u * m;
-    if (w > SIZE_MAX - own) {
-        return 0;
-    }
     return w + own;
 }
 

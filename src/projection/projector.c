@@ -1,5 +1,4 @@
 /* Projector P = I − A⁺A, Q = A⁺A, A⁺ (docs/math.md (P2)) and rates Λ, Ṗ ((P3); [D] eq. 4), Ω. */
-#include <stdint.h>
 #include "nsmech/projection.h"
 #include "internal.h"
 
@@ -10,9 +9,6 @@ size_t nsm_proj_projector_work(size_t n, size_t m)
     }
     size_t w = nsm_pinv_work(m, n);
     size_t own = n * m + n * n;
-    if (w > SIZE_MAX - own) {
-        return 0;
-    }
     return w + own;
 }
 
@@ -75,8 +71,7 @@ static nsm_status projector_check(size_t n, size_t m, const double *A, double rt
     assigns *rank, P[0 .. n*n - 1], Q[0 .. n*n - 1], Apinv[0 .. n*m - 1], work[0 .. lwork - 1];
     ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                     \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
-                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NO_CONVERGENCE ||
-                    \result == NSM_ERR_RANK;
+                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NO_CONVERGENCE;
     ensures rank_bound: \result == NSM_OK ==> *rank <= n && *rank <= m;
     ensures sym_P: \result == NSM_OK ==> nsm_sym(P, n);
     ensures sym_Q: \result == NSM_OK && \separated(P + (0 .. n*n - 1), Q + (0 .. n*n - 1)) ==>
@@ -94,9 +89,6 @@ static nsm_status projector_run(size_t n, size_t m, const double *A, double rtol
         nsm_status st = nsm_pinv(m, n, A, rtol, &r, X, Qr + nn, lwork - nm - nn);
         if (st != NSM_OK) {
             return st;
-        }
-        if (r > n || r > m) {
-            return NSM_ERR_RANK;
         }
         st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, m, 1.0, X, A, 0.0, Qr);
         if (st != NSM_OK) {
