@@ -217,6 +217,63 @@ static int p_kkt(nsm_rng *rng, void *ctx, char *msg, size_t len)
     return 0;
 }
 
+/* M singular along a constrained direction (M ← P_a M P_a, a the first row of A: positive
+   definite on N(A) only). With check_spd = 0 the factor of M fails or keeps a pivot share
+   below 1e-8, so nsm_proj_dynamics takes the M̄ route (docs/math.md (P29)); q̈ and f_c still
+   equal the KKT solve (P15), which is nonsingular for such M. With the check on, the call
+   either refuses M (NSM_ERR_NOT_SPD) or, when rounding leaves every pivot positive, gives the
+   same KKT answer. */
+static int p_semidefinite_m(nsm_rng *rng, void *ctx, char *msg, size_t len)
+{
+    (void)ctx;
+    sys_t s;
+    if (gen_system(rng, &s, 2)) {
+        snprintf(msg, len, "oracle projector failed");
+        return 1;
+    }
+    size_t n = s.n;
+    double Pa[NMAX * NMAX], T[NMAX * NMAX], aa = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        aa += s.A[k] * s.A[k];
+    }
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n; j++) {
+            Pa[i * n + j] = (i == j) - s.A[i] * s.A[j] / aa;
+        }
+    }
+    tm_matmul(n, n, n, s.M, Pa, T);
+    tm_matmul(n, n, n, Pa, T, s.M);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < i; j++) {
+            double v = 0.5 * (s.M[i * n + j] + s.M[j * n + i]);
+            s.M[i * n + j] = v;
+            s.M[j * n + i] = v;
+        }
+    }
+    double top[NMAX], adq[MMAX], q_ref[NMAX], fc_ref[NMAX], qdd[NMAX], fc[NMAX];
+    kkt_rhs(&s, top, adq);
+    if (oracle_kkt(s.n, s.m, s.M, s.A, top, adq, q_ref, fc_ref)) {
+        snprintf(msg, len, "KKT oracle failed");
+        return 1;
+    }
+    nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
+    for (int check = 0; check < 2; check++) {
+        o.check_spd = check;
+        nsm_proj_info info;
+        nsm_status st = run_dyn(&s, s.m, s.A, s.Ad, &o, qdd, fc, &info, NULL, NULL);
+        if (check == 1 && st == NSM_ERR_NOT_SPD) {
+            continue;
+        }
+        double eq = rel_err(n, qdd, q_ref), ef = rel_err(n, fc, fc_ref);
+        if (st != NSM_OK || info.rank != s.m || eq > 1e-9 || ef > 1e-9) {
+            snprintf(msg, len, "check_spd %d, n=%zu m=%zu: %s, qdd err %.3g fc err %.3g", check,
+                     n, s.m, nsm_status_str(st), eq, ef);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Larger systems (24 <= n <= 32, 2m < n): PMP through the factored form P = I − A⁺A. Checks
    (P12), (P13) against the KKT solve (P15) and M̄ = PMP + μQ (P5), evaluated as (P25). */
 static int p_kkt_large(nsm_rng *rng, void *ctx, char *msg, size_t len)
@@ -762,6 +819,7 @@ static void test_properties(void)
     static const struct { const char *name; prop_fn fn; } props[] = {
         {"qdd and f_c equal the KKT solve (full-rank A)", p_kkt},
         {"large n (factored PMP): qdd, f_c = KKT, Mbar = PMP + mu Q", p_kkt_large},
+        {"M singular on R(A^T), PD on N(A): qdd, f_c = KKT (the Mbar route)", p_semidefinite_m},
         {"redundant rows give the full-rank subset's qdd; LQ rank = SVD rank", p_redundant},
         {"Pdot equals a central difference of P", p_pdot_fd},
         {"qdd and f_c independent of mu", p_mu_independent},

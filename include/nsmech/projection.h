@@ -329,7 +329,9 @@ typedef struct nsm_proj_opts {
     double rank_rtol;    /**< relative rank tolerance of A, in [0, 1) (LQ pivots, see below) */
     nsm_mu_mode mu_mode; /**< NSM_MU_OPTIMAL (μ*) or NSM_MU_GIVEN (mu) */
     double mu;           /**< virtual mass for NSM_MU_GIVEN, > 0 */
-    int check_spd;       /**< nonzero: verify M is positive definite (Cholesky, n³/3 flops) */
+    int check_spd;       /**< nonzero: refuse an M that is not positive definite (its
+                              Cholesky factor, computed in any case: see nsm_proj_dynamics);
+                              0: accept an M positive definite on N(A) only */
     double sym_rtol;     /**< M must satisfy |M_ij − M_ji| <= sym_rtol·max(1, max|M|), >= 0 */
 } nsm_proj_opts;
 
@@ -352,19 +354,25 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
 /**
  * One control cycle of the constrained dynamics. Inputs: M (n×n, symmetric positive
  * definite), C (n×n), A and Ȧ (m×n, m may be 0: then A and Adot may be NULL), f, f_g, q̇ (n).
- * Outputs: q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇ (n), computed through the Cholesky factor of M̄ so that
- * it does not depend on μ; f_c = −S(f + h − MΩq̇) (n, optional: NULL skips it); *info (rank r
- * and μ used); P (n×n) and M̄ (n×n), each optional (NULL skips).
+ * Outputs: q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇ (n), computed so that it does not depend on μ;
+ * f_c = −S(f + h − MΩq̇) (n, optional: NULL skips it); *info (rank r and μ used); P (n×n) and
+ * M̄ (n×n), each optional (NULL skips).
  * opts may be NULL (NSM_PROJ_OPTS_DEFAULT). q̇ is not required to be admissible (see top).
  * Method (docs/math.md, "The factorisation of the per-cycle call"): A is factored by
  * Householder LQ with row pivoting (nsmech's own code), giving the rank r, an orthonormal
  * basis Y (n×r) of range(Aᵀ) and the factors of A⁺ = Y S⁻ᵀ V₂ᵀ / a, applied to vectors
  * without forming A⁺; P = I − YYᵀ applied as v − Y(Yᵀv) (formed, by dsyrk, only for the P
- * output) and M̄ = M − (YGᵀ + GYᵀ) with G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r
- * update, about 2n²r + 2nr² multiply-adds by the symmetric level-3 BLAS routines dsymm and
- * dsyr2k; PMP is never formed by n×n products, and no dgemm is called); one Cholesky of M̄
- * (and one of M when opts->check_spd); O(n² + nm) vector work. M is read as symmetric from its lower triangle in P M P (the q̈ formula
- * uses all of M).
+ * output). M̄⁻¹P is applied by one of two routes (docs/math.md (P28)–(P31)):
+ *  - range-space (the usual one): with M = LLᵀ (one Cholesky of M, which is also the SPD
+ *    check), X = L⁻¹Y and the r×r factor of XᵀX = YᵀM⁻¹Y; f_c = −Yλ. Taken when the factor
+ *    exists and every pivot satisfies L_jj² ≥ 1e-8·M_jj (a cheap test that rejects M with
+ *    cond₂(M) > 1e8 in its leading blocks, and M singular but factored through rounding);
+ *  - M̄ (otherwise, e.g. M positive definite on N(A) only, with check_spd = 0): M̄ =
+ *    M − (YGᵀ + GYᵀ) with G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r update by the
+ *    level-3 BLAS routines dsymm and dsyr2k) and one Cholesky of M̄.
+ * M̄ is formed (by that update) only for the M̄ output or the M̄ route; no n×n product and no
+ * dgemm call; O(n² + nm) vector work. M is read as symmetric from its lower triangle in the
+ * factorisations (the q̈ formula uses all of M).
  * Rank: pivot k counts when the norm of the chosen row's remaining part exceeds
  * opts->rank_rtol times the largest row norm of A. The SVD-based functions (nsm_pinv,
  * nsm_proj_projector) compare singular values with the same tolerance; the two decisions agree
@@ -372,7 +380,8 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m);
  * tests); results agree to rounding then (the tests compare P to 1e-12).
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (n = 0, n or m > NSM_MAX_DIM),
  * NSM_ERR_ARG (options out of domain), NSM_ERR_NOT_FINITE (any input), NSM_ERR_NOT_SPD (M not
- * symmetric within sym_rtol, M not positive definite, μ* <= 0 or M̄ not factorisable),
+ * symmetric within sym_rtol, M not positive definite with check_spd, μ* <= 0 or M̄ not
+ * factorisable),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (an output, info included, overlaps an input, another output
  * or work), NSM_ERR_NOT_FINITE also when 1/max|A_ij| is beyond DBL_MAX (A of subnormal size)
  * and when q̈ or f_c overflows (finite inputs of extreme size),

@@ -6,7 +6,7 @@
  * row-major storage, unit vector increments, packed leading dimensions (lda = number of
  * stored columns), all dimensions between 1 and NSM_MAX_DIM — which ranges the reference BLAS
  * reads and which range it writes. Every call site (src/linalg/blas.c, src/linalg/svd.c,
- * src/projection/lowrank.c) establishes these preconditions; the BLAS implementation itself (OpenBLAS/reference BLAS) is trusted, and its
+ * src/projection/lowrank.c, src/projection/rangespace.c) establishes these preconditions; the BLAS implementation itself (OpenBLAS/reference BLAS) is trusted, and its
  * numerical results are checked by the tests against plain loops.
  *
  * Non-overlap of the output with the inputs is not stated here: nsmech checks it at run time
@@ -24,7 +24,9 @@ enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 };
 typedef enum CBLAS_ORDER CBLAS_ORDER;
 typedef enum CBLAS_TRANSPOSE CBLAS_TRANSPOSE;
 typedef enum CBLAS_UPLO CBLAS_UPLO;
+enum CBLAS_DIAG { CblasNonUnit = 131, CblasUnit = 132 };
 typedef enum CBLAS_SIDE CBLAS_SIDE;
+typedef enum CBLAS_DIAG CBLAS_DIAG;
 typedef enum CBLAS_ORDER CBLAS_LAYOUT;
 
 /* C (M×N) = alpha·op(A)·op(B) + beta·C; A stored M×K (NoTrans) or K×M (Trans), B stored K×N
@@ -120,5 +122,43 @@ void cblas_dsyr2k(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo,
                   const enum CBLAS_TRANSPOSE Trans, const int N, const int K, const double alpha,
                   const double *A, const int lda, const double *B, const int ldb,
                   const double beta, double *C, const int ldc);
+
+/* B (M×N) = alpha·B·op(A)⁻¹ (Side = Right; A N×N triangular, only its Uplo triangle and, for
+   CblasNonUnit, its diagonal read), in place. */
+/*@ requires row_major: Order == CblasRowMajor;
+    requires right: Side == CblasRight;
+    requires lower: Uplo == CblasLower;
+    requires trans: TransA == CblasNoTrans || TransA == CblasTrans;
+    requires diag: Diag == CblasNonUnit;
+    requires dims: 1 <= M <= 1024 && 1 <= N <= 1024;
+    requires lda: lda == N;
+    requires ldb: ldb == N;
+    requires valid_A: \valid_read(A + (0 .. N*N - 1));
+    requires valid_B: \valid(B + (0 .. M*N - 1));
+    assigns B[0 .. M*N - 1] \from alpha, A[0 .. N*N - 1], B[0 .. M*N - 1];
+ */
+void cblas_dtrsm(const enum CBLAS_ORDER Order, const enum CBLAS_SIDE Side,
+                 const enum CBLAS_UPLO Uplo, const enum CBLAS_TRANSPOSE TransA,
+                 const enum CBLAS_DIAG Diag, const int M, const int N, const double alpha,
+                 const double *A, const int lda, double *B, const int ldb);
+
+/* B (M×N) = alpha·B·op(A) (Side = Right; A N×N triangular, only its Uplo triangle and, for
+   CblasNonUnit, its diagonal read), in place. */
+/*@ requires row_major: Order == CblasRowMajor;
+    requires right: Side == CblasRight;
+    requires lower: Uplo == CblasLower;
+    requires trans: TransA == CblasNoTrans || TransA == CblasTrans;
+    requires diag: Diag == CblasNonUnit;
+    requires dims: 1 <= M <= 1024 && 1 <= N <= 1024;
+    requires lda: lda == N;
+    requires ldb: ldb == N;
+    requires valid_A: \valid_read(A + (0 .. N*N - 1));
+    requires valid_B: \valid(B + (0 .. M*N - 1));
+    assigns B[0 .. M*N - 1] \from alpha, A[0 .. N*N - 1], B[0 .. M*N - 1];
+ */
+void cblas_dtrmm(const enum CBLAS_ORDER Order, const enum CBLAS_SIDE Side,
+                 const enum CBLAS_UPLO Uplo, const enum CBLAS_TRANSPOSE TransA,
+                 const enum CBLAS_DIAG Diag, const int M, const int N, const double alpha,
+                 const double *A, const int lda, double *B, const int ldb);
 
 #endif

@@ -255,12 +255,10 @@ void nsm_chol_inv_diag(size_t n, const double *L, double *dinv)
     }
 }
 
-/* Forward then back substitution for one right-hand side, on rows of L only: y_i =
-   (b_i − L[i, 0..i) · y[0..i)) / L_ii, then for i = n−1, …, 0: x_i = y_i / L_ii and
-   y[0..i) −= x_i L[i, 0..i) (the columns of Lᵀ are the rows of L). Contiguous dot products
-   and axpys, divisions replaced by the products with dinv (off the dependency chain), no
-   validation (internal.h). */
-void nsm_chol_solve_vec(size_t n, const double *L, const double *dinv, double *b)
+/* Forward substitution on rows of L: y_i = (b_i − L[i, 0..i) · y[0..i)) · dinv_i, in place;
+   contiguous dot products, the divisions replaced by products with dinv (off the dependency
+   chain), no validation (internal.h). */
+void nsm_chol_fwd_vec(size_t n, const double *L, const double *dinv, double *b)
 {
     /*@ loop invariant 0 <= i <= n;
         loop assigns i, b[0 .. n - 1];
@@ -270,6 +268,12 @@ void nsm_chol_solve_vec(size_t n, const double *L, const double *dinv, double *b
         /*@ assert row: i*n + n <= n*n; */
         b[i] = (b[i] - nsm_vec_dot(i, L + i * n, b)) * dinv[i];
     }
+}
+
+/* Back substitution Lᵀx = y on rows of L: for i = n−1, …, 0: x_i = y_i · dinv_i and
+   y[0..i) −= x_i L[i, 0..i) (the columns of Lᵀ are the rows of L), in place. */
+void nsm_chol_back_vec(size_t n, const double *L, const double *dinv, double *b)
+{
     /*@ loop invariant 0 <= k <= n;
         loop assigns k, b[0 .. n - 1];
         loop variant k;
@@ -280,4 +284,11 @@ void nsm_chol_solve_vec(size_t n, const double *L, const double *dinv, double *b
         b[i] = b[i] * dinv[i];
         nsm_vec_axpy(i, -b[i], L + i * n, b);
     }
+}
+
+/* b ← L⁻ᵀL⁻¹b: the forward then the back substitution. */
+void nsm_chol_solve_vec(size_t n, const double *L, const double *dinv, double *b)
+{
+    nsm_chol_fwd_vec(n, L, dinv, b);
+    nsm_chol_back_vec(n, L, dinv, b);
 }

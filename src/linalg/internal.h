@@ -134,6 +134,26 @@ int nsm_chol_factor_lower(size_t n, double *A);
  */
 void nsm_chol_inv_diag(size_t n, const double *L, double *dinv);
 
+/** b ← L⁻¹b for the Cholesky factor L (n×n, lower triangle with positive diagonal, as left by
+    a successful nsm_chol_factor), dinv = its reciprocal diagonal (nsm_chol_inv_diag): forward
+    substitution, unchecked (src/linalg/chol.c). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_dinv: \valid_read(dinv + (0 .. n - 1));
+    requires valid_b: \valid(b + (0 .. n - 1));
+    assigns b[0 .. n - 1];
+ */
+void nsm_chol_fwd_vec(size_t n, const double *L, const double *dinv, double *b);
+
+/** b ← L⁻ᵀb for the same L and dinv: back substitution, unchecked (src/linalg/chol.c). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_dinv: \valid_read(dinv + (0 .. n - 1));
+    requires valid_b: \valid(b + (0 .. n - 1));
+    assigns b[0 .. n - 1];
+ */
+void nsm_chol_back_vec(size_t n, const double *L, const double *dinv, double *b);
+
 /** b ← L⁻ᵀL⁻¹b for the Cholesky factor L (n×n, lower triangle with positive diagonal, as left
     by a successful nsm_chol_factor), dinv = its reciprocal diagonal (nsm_chol_inv_diag), one
     right-hand side: the unchecked kernel of nsm_chol_solve for callers that produced L

@@ -1,15 +1,20 @@
 /* The per-cycle dynamics call: q̈ and f_c, docs/math.md (P12), (P13); [D] eqs. 27 (corrected),
-   29. A⁺, P and M̄ by the factorisation (P23)–(P25). */
+   29. A⁺ and P by the factorisation (P23)–(P24); M̄⁻¹P by the range-space route (P28)–(P31)
+   or through M̄ (P25). */
 #include "nsmech/projection.h"
 #include "internal.h"
 #include "../linalg/internal.h"
 
 /* Workspace layout (doubles), all blocks disjoint (r <= min(n, m) rows of the m-row blocks
    are used):
-   Yt m·n  Yᵀ, orthonormal rows spanning range(Aᵀ)      Ut m·n  YᵀM
-   Gt m·n  Gᵀ (lowrank.c)        H m·m  YᵀMY           S  m·m  S of A⁺ = Y S⁻ᵀ V₂ᵀ / a
-   V2t m·m V₂ᵀ                   Mb n·n M̄ (when the caller asks for it)
-   L  n·n  Cholesky factor       V 9·n  vectors        Z  3·m  vectors
+   Yt m·n  Yᵀ, orthonormal rows spanning range(Aᵀ)
+   Ut m·n  YᵀM (M̄), Xᵀ = YᵀL⁻ᵀ (range-space route)
+   Gt m·n  Gᵀ (M̄), YᵀL (range-space trace)
+   H  m·m  YᵀMY (M̄), the factor of XᵀX (range-space)
+   S  m·m  S of A⁺ = Y S⁻ᵀ V₂ᵀ / a                       V2t m·m V₂ᵀ
+   Mb n·n  M̄ (for the M̄ output or the M̄ route)
+   L  n·n  Cholesky factor of M (range-space) or of M̄     V 9·n  vectors
+   Z  3·m  vectors (Λq̇ and Λᵀq̇ first; then λ and 1/diag of XᵀX's factor)
    then the workspace of nsm_lq_factor(m, n) (2mn + m² + 3m). */
 size_t nsm_proj_dynamics_work(size_t n, size_t m)
 {
@@ -164,60 +169,78 @@ static int dyn_finite(size_t n, size_t m, const double *M, const double *C, cons
     return ok != 0 ? 1 : 0;
 }
 
-/* The factors of A⁺ and M̄ with its Cholesky factor: Yt, S, V2t and ainv from the pivoted LQ
-   of A (nsm_lq_factor), μ from tr(PMP) = tr(M) − tr(YᵀMY), M̄ = PMP + μQ by the rank-2r
-   update (lowrank.c) into Mb when keep_mbar (then copied to L), else straight into L; L is
-   then factored. Ut, Gt, H and W are scratch. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
-    requires rtol: 0 <= rtol < 1;
+/* μ from tr(PMP) = tr(M) − tr(YᵀMY), then M̄ = PMP + μQ by the rank-2r update (lowrank.c)
+   into Mb: the M̄ output, and the matrix the M̄ route factors. Ut, Gt and H are scratch. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
     requires valid_M: \valid_read(M + (0 .. n*n - 1));
-    requires valid_A: m == 0 || \valid_read(A + (0 .. n*m - 1));
-    requires valid_nm: m == 0 || (\valid(Yt + (0 .. n*m - 1)) && \valid(Ut + (0 .. n*m - 1)) &&
-                                  \valid(Gt + (0 .. n*m - 1)) && \valid(H + (0 .. m*m - 1)) &&
-                                  \valid(S + (0 .. m*m - 1)) && \valid(V2t + (0 .. m*m - 1)));
-    requires valid_nn: \valid(Mb + (0 .. n*n - 1)) && \valid(L + (0 .. n*n - 1));
-    requires valid_W: \valid(W + (0 .. 2*m*n + m*m + 3*m - 1));
-    requires valid_out: \valid(r) && \valid(ainv) && \valid(mu_out);
-    assigns *r, *ainv, *mu_out, Yt[0 .. n*m - 1], Ut[0 .. n*m - 1], Gt[0 .. n*m - 1],
-            H[0 .. m*m - 1], S[0 .. m*m - 1], V2t[0 .. m*m - 1], Mb[0 .. n*n - 1],
-            L[0 .. n*n - 1], W[0 .. 2*m*n + m*m + 3*m - 1];
-    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
-                    \result == NSM_ERR_NOT_SPD || \result == NSM_ERR_RANK;
-    ensures rank: \result == NSM_OK ==> *r <= n && *r <= m;
+    requires valid_r: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) && \valid(Ut + (0 .. r*n - 1)) &&
+                                 \valid(Gt + (0 .. r*n - 1)) && \valid(H + (0 .. r*r - 1)));
+    requires valid_Mb: \valid(Mb + (0 .. n*n - 1));
+    requires valid_out: \valid(mu_out);
+    assigns *mu_out, Ut[0 .. r*n - 1], Gt[0 .. r*n - 1], H[0 .. r*r - 1], Mb[0 .. n*n - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_SPD;
     ensures mu_pos: \result == NSM_OK ==> *mu_out > 0;
  */
-static nsm_status dyn_mbar(size_t n, size_t m, const double *M, const double *A, double rtol,
-                           nsm_mu_mode mode, double mu, int keep_mbar, double *Yt, double *Ut,
-                           double *Gt, double *H, double *S, double *V2t, double *Mb,
-                           double *L, double *W, size_t *r, double *ainv, double *mu_out)
+static nsm_status dyn_mbar(size_t n, size_t r, const double *M, const double *Yt,
+                           nsm_mu_mode mode, double mu, double *Ut, double *Gt, double *H,
+                           double *Mb, double *mu_out)
 {
-    size_t rk = 0;
-    double ai = 0.0;
-    if (m > 0u) {
-        nsm_status st = nsm_lq_factor(m, n, A, rtol, &rk, &ai, Yt, S, V2t, W);
-        if (st != NSM_OK) {
-            return st;
-        }
-    }
-    nsm_proj_i_gram_m(n, rk, M, Yt, Ut, H);
+    nsm_proj_i_gram_m(n, r, M, Yt, Ut, H);
     double trm = nsm_proj_i_trace(n, M);
     double muv = 0.0;
-    nsm_status st = nsm_proj_i_choose_mu(n, rk, trm - nsm_proj_i_trace(rk, H), trm, mode, mu,
+    nsm_status st = nsm_proj_i_choose_mu(n, r, trm - nsm_proj_i_trace(r, H), trm, mode, mu,
                                          &muv);
     if (st != NSM_OK) {
         return st;
     }
-    if (keep_mbar) {
-        nsm_proj_i_mbar_update(n, rk, M, Yt, Ut, H, muv, Gt, Mb);
-        nsm_proj_i_copy(n * n, Mb, L);
-    } else {
-        nsm_proj_i_mbar_update(n, rk, M, Yt, Ut, H, muv, Gt, L);
+    nsm_proj_i_mbar_update(n, r, M, Yt, Ut, H, muv, Gt, Mb);
+    *mu_out = muv;
+    return NSM_OK;
+}
+
+/* The range-space route (rangespace.c): L holds the Cholesky factor of M; μ from
+   tr(YᵀMY) = ‖YᵀL‖²_F (T is scratch), the factors X = L⁻¹Y and chol(XᵀX) into Xt, K, kdinv,
+   then q̈ and f_c into V. NSM_ERR_NOT_SPD if XᵀX is not numerically positive definite (the caller then takes
+   the M̄ route). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                      \valid_read(L + (0 .. n*n - 1));
+    requires valid_v: \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                      \valid_read(qd + (0 .. n - 1));
+    requires valid_r: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) && \valid(Xt + (0 .. r*n - 1)) &&
+                                 \valid(T + (0 .. r*n - 1)) && \valid(K + (0 .. r*r - 1)) &&
+                                 \valid(kdinv + (0 .. r - 1)) && \valid(lam + (0 .. r - 1)));
+    requires valid_V: \valid(V + (0 .. 9*n - 1));
+    requires sep: r == 0 || \separated(lam + (0 .. r - 1), V + (0 .. 9*n - 1));
+    requires valid_out: \valid(mu_out);
+    assigns *mu_out, Xt[0 .. r*n - 1], T[0 .. r*n - 1], K[0 .. r*r - 1], kdinv[0 .. r - 1],
+            lam[0 .. r - 1], V[2*n .. 9*n - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_SPD ||
+                    \result == NSM_ERR_NOT_FINITE;
+    ensures mu_pos: \result == NSM_OK ==> *mu_out > 0;
+ */
+static nsm_status dyn_range(size_t n, size_t r, const double *M, const double *C,
+                            const double *f, const double *fg, const double *qd,
+                            const double *Yt, const double *L, nsm_mu_mode mode, double mu,
+                            int want_fc, double *Xt, double *T, double *K, double *kdinv,
+                            double *lam, double *V, double *mu_out)
+{
+    double trm = nsm_proj_i_trace(n, M);
+    double muv = 0.0;
+    nsm_status st = nsm_proj_i_choose_mu(n, r, trm - nsm_proj_i_rs_trace(n, r, L, Yt, T), trm,
+                                         mode, mu, &muv);
+    if (st != NSM_OK) {
+        return st;
     }
-    if (!nsm_chol_factor_lower(n, L)) {
-        return NSM_ERR_NOT_SPD;
+    if (r > 0u) {
+        if (!nsm_proj_i_rs_factor(n, r, L, Yt, Xt, K, kdinv)) {
+            return NSM_ERR_NOT_SPD;
+        }
     }
-    *r = rk;
-    *ainv = ai;
+    st = nsm_proj_i_rs_accel(n, r, M, C, f, fg, qd, Yt, L, Xt, K, kdinv, want_fc, V, lam);
+    if (st != NSM_OK) {
+        return st;
+    }
     *mu_out = muv;
     return NSM_OK;
 }
@@ -369,7 +392,8 @@ static nsm_status dyn_check(size_t n, size_t m, const double *M, const double *C
 }
 
 /* The computation of nsm_proj_dynamics on checked arguments: the workspace carved in one
-   place, then the pipeline SPD check → projector and PMP → μ and M̄ → q̈ and f_c → outputs. */
+   place, then the pipeline Cholesky of M (SPD check) → LQ of A → Λq̇, Λᵀq̇ → q̈ and f_c by
+   the range-space route, or M̄ and its factor → outputs. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
     requires rtol: 0 <= rtol < 1;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
@@ -416,27 +440,53 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
     double *V = work + (3u * nm + 3u * m * m + 2u * nn);
     double *Z = work + (3u * nm + 3u * m * m + 2u * nn + 9u * n);
     double *W = work + (3u * nm + 3u * m * m + 2u * nn + 9u * n + 3u * m);
-    if (check_spd) {
-        nsm_proj_i_copy(nn, M, L);
+    /* SPD check of M, and the factor of the range-space route. */
+    nsm_proj_i_copy(nn, M, L);
+    int spd = nsm_chol_factor_lower(n, L);
+    if (!spd && check_spd) {
+        return NSM_ERR_NOT_SPD;
+    }
+    /* The pivoted LQ of A: rank, Y and the factors of A⁺; then Λq̇ and Λᵀq̇. */
+    size_t r = 0;
+    double ainv = 0.0;
+    if (m > 0u) {
+        nsm_status sl = nsm_lq_factor(m, n, A, rtol, &r, &ainv, Yt, S, V2t, W);
+        if (sl != NSM_OK) {
+            return sl;
+        }
+    }
+    nsm_status st = dyn_rates(n, m, r, ainv, Yt, S, V2t, Adot, qd, V, V + n, Z);
+    if (st != NSM_OK) {
+        return st;
+    }
+    /* q̈ and f_c by the range-space route when M is positive definite and its factor is
+       well posed. */
+    double mu = 0.0;
+    st = NSM_ERR_NOT_SPD;
+    if (spd && nsm_proj_i_rs_usable(n, M, L)) {
+        st = dyn_range(n, r, M, C, f, fg, qd, Yt, L, mode, mu_given, fc != NULL, Ut, Gt, H,
+                       Z + m, Z, V, &mu);
+        if (st == NSM_ERR_NOT_FINITE) {
+            return st;
+        }
+    }
+    /* M̄ when the caller asks for it or the M̄ route is taken (M only semidefinite with
+       check_spd = 0, or XᵀX not numerically definite): its factor in L, then q̈ and f_c. */
+    if (st != NSM_OK || Mbar != NULL) {
+        nsm_status sm = dyn_mbar(n, r, M, Yt, mode, mu_given, Ut, Gt, H, Mb, &mu);
+        if (sm != NSM_OK) {
+            return sm;
+        }
+    }
+    if (st != NSM_OK) {
+        nsm_proj_i_copy(nn, Mb, L);
         if (!nsm_chol_factor_lower(n, L)) {
             return NSM_ERR_NOT_SPD;
         }
-    }
-    size_t r = 0;
-    double ainv = 0.0;
-    double mu = 0.0;
-    nsm_status st = dyn_mbar(n, m, M, A, rtol, mode, mu_given, Mbar != NULL, Yt, Ut, Gt, H, S,
-                             V2t, Mb, L, W, &r, &ainv, &mu);
-    if (st != NSM_OK) {
-        return st;
-    }
-    st = dyn_rates(n, m, r, ainv, Yt, S, V2t, Adot, qd, V, V + n, Z);
-    if (st != NSM_OK) {
-        return st;
-    }
-    st = nsm_proj_i_accel(n, r, M, C, f, fg, qd, Yt, L, fc != NULL, V, Z + 2u * m);
-    if (st != NSM_OK) {
-        return st;
+        st = nsm_proj_i_accel(n, r, M, C, f, fg, qd, Yt, L, fc != NULL, V, Z + 2u * m);
+        if (st != NSM_OK) {
+            return st;
+        }
     }
     nsm_proj_i_copy(n, V + 7u * n, qdd);
     if (fc != NULL) {
@@ -474,9 +524,25 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
                    qdd, fc, info, P, Mbar, work);
 }
 
+/* The right-hand sides both routes start from, in V = [lq, lt, v1, v2, g0, ...]:
+   g0 = f + f_g − Cq̇ and v2 = g0 − M lq (v1 is scratch). */
+void nsm_proj_i_accel_rhs(size_t n, const double *M, const double *C, const double *f,
+                          const double *fg, const double *qd, double *V)
+{
+    const double *lq = V;
+    double *v1 = V + 2u * n;
+    double *v2 = V + 3u * n;
+    double *g0 = V + 4u * n;
+    nsm_proj_i_mv(n, n, 1.0, C, qd, v1);
+    nsm_proj_i_axpy(n, f, 1.0, fg, v2);
+    nsm_proj_i_axpy(n, v2, -1.0, v1, g0);
+    nsm_proj_i_mv(n, n, 1.0, M, lq, v1);
+    nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
+}
+
 /* Vectors: V = [lq, lt, v1, v2, g0, v5, dinv, qdd, fc] (9n), lq = Λq̇ and lt = Λᵀq̇ on
    entry, dinv = 1/diag(L);
-   g0 = f + f_g − Cq̇,
+   g0 = f + f_g − Cq̇ (nsm_proj_i_accel_rhs),
    qdd = M̄⁻¹P(g0 − M lq) + lq (P12),  fc = Mz − g (P13) with g = g0 − M(lq − lt), z = M̄⁻¹Pg,
    P applied as v − Y(Yᵀv), M̄⁻¹ by the two triangular solves with L. */
 nsm_status nsm_proj_i_accel(size_t n, size_t r, const double *M, const double *C,
@@ -488,16 +554,12 @@ nsm_status nsm_proj_i_accel(size_t n, size_t r, const double *M, const double *C
     const double *lt = V + n;
     double *v1 = V + 2u * n;
     double *v2 = V + 3u * n;
-    double *g0 = V + 4u * n;
+    const double *g0 = V + 4u * n;
     double *v5 = V + 5u * n;
     double *dinv = V + 6u * n;
     double *acc = V + 7u * n;
     double *fcw = V + 8u * n;
-    nsm_proj_i_mv(n, n, 1.0, C, qd, v1);
-    nsm_proj_i_axpy(n, f, 1.0, fg, v2);
-    nsm_proj_i_axpy(n, v2, -1.0, v1, g0);
-    nsm_proj_i_mv(n, n, 1.0, M, lq, v1);
-    nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
+    nsm_proj_i_accel_rhs(n, M, C, f, fg, qd, V);
     nsm_proj_i_apply_p(n, r, Yt, v2, t, v1);
     nsm_chol_inv_diag(n, L, dinv);
     nsm_chol_solve_vec(n, L, dinv, v1);

@@ -202,6 +202,19 @@ void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Y
                             const double *Ut, const double *H, double mu, double *Gt,
                             double *out);
 
+/** The right-hand sides of both routes of nsm_proj_dynamics (dynamics.c): with V = [lq, lt,
+    v1, v2, g0, ...] (lq = Λq̇ on entry), g0 = f + f_g − Cq̇ into V + 4n and g0 − M lq into
+    V + 3n; V + 2n is scratch. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1));
+    requires valid_v: \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                      \valid_read(qd + (0 .. n - 1));
+    requires valid_V: \valid(V + (0 .. 9*n - 1));
+    assigns V[2*n .. 5*n - 1];
+ */
+void nsm_proj_i_accel_rhs(size_t n, const double *M, const double *C, const double *f,
+                          const double *fg, const double *qd, double *V);
+
 /** Vector part of nsm_proj_dynamics (see dynamics.c): with V = [lq, lt, ...] (9n) holding
     lq = Λq̇ and lt = Λᵀq̇ on entry, V + 7n receives q̈ and V + 8n f_c (when want_fc); P is
     applied through the basis Yt (r×n) and M̄⁻¹ through its Cholesky factor L; t (r) is
@@ -220,5 +233,63 @@ nsm_status nsm_proj_i_accel(size_t n, size_t r, const double *M, const double *C
                             const double *f, const double *fg, const double *qd,
                             const double *Yt, const double *L, int want_fc, double *V,
                             double *t);
+
+/** 1 if the Cholesky factor L of M (n×n) is fit for the range-space route: every pivot keeps
+    a share of at least 1e-8 of its diagonal entry, L_jj² ≥ 1e-8·M_jj (rangespace.c), else 0. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(M + (0 .. n*n - 1)) && \valid_read(L + (0 .. n*n - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_proj_i_rs_usable(size_t n, const double *M, const double *L);
+
+/** The range-space factors (rangespace.c, docs/math.md (P29)): with L the Cholesky factor of
+    M, Xt (r×n) = Yt·L⁻ᵀ, the rows (L⁻¹y_k)ᵀ for the rows y_kᵀ of Yt (dtrsm); K (r×r, lower
+    triangle) = the Cholesky factor of XᵀX = YᵀM⁻¹Y (dsyrk, then nsm_chol_factor_lower) and
+    kdinv (r) its reciprocal diagonal. 1 on success, 0 if XᵀX is not numerically positive
+    definite. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= r <= n;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_Yt: \valid_read(Yt + (0 .. r*n - 1));
+    requires valid_out: \valid(Xt + (0 .. r*n - 1)) && \valid(K + (0 .. r*r - 1)) &&
+                        \valid(kdinv + (0 .. r - 1));
+    assigns Xt[0 .. r*n - 1], K[0 .. r*r - 1], kdinv[0 .. r - 1];
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_proj_i_rs_factor(size_t n, size_t r, const double *L, const double *Yt, double *Xt,
+                         double *K, double *kdinv);
+
+/** tr(YᵀMY) = ‖YᵀL‖²_F = Σ_k ‖Lᵀy_k‖² for M = LLᵀ (rangespace.c): the trace that μ* needs
+    (tr(PMP) = tr(M) − tr(YᵀMY)), from T = Yt·L (dtrmm, r×n scratch); 0 for r = 0. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_Yt: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) && \valid(T + (0 .. r*n - 1)));
+    assigns T[0 .. r*n - 1];
+ */
+double nsm_proj_i_rs_trace(size_t n, size_t r, const double *L, const double *Yt, double *T);
+
+/** Vector part of nsm_proj_dynamics by the range-space route (rangespace.c, (P28)–(P30)): the
+    layout of V as for nsm_proj_i_accel (V + 7n receives q̈, V + 8n f_c when want_fc), L the
+    Cholesky factor of M, Xt, K, kdinv from nsm_proj_i_rs_factor (unused for r = 0); lam (r)
+    is scratch. NSM_ERR_NOT_FINITE if a result overflows. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                      \valid_read(L + (0 .. n*n - 1));
+    requires valid_v: \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                      \valid_read(qd + (0 .. n - 1));
+    requires valid_r: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) &&
+                                 \valid_read(Xt + (0 .. r*n - 1)) &&
+                                 \valid_read(K + (0 .. r*r - 1)) &&
+                                 \valid_read(kdinv + (0 .. r - 1)) && \valid(lam + (0 .. r - 1)));
+    requires valid_V: \valid(V + (0 .. 9*n - 1));
+    requires sep: r == 0 || \separated(lam + (0 .. r - 1), V + (0 .. 9*n - 1));
+    assigns V[2*n .. 9*n - 1], lam[0 .. r - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+ */
+nsm_status nsm_proj_i_rs_accel(size_t n, size_t r, const double *M, const double *C,
+                               const double *f, const double *fg, const double *qd,
+                               const double *Yt, const double *L, const double *Xt,
+                               const double *K, const double *kdinv, int want_fc, double *V,
+                               double *lam);
 
 #endif

@@ -1,0 +1,164 @@
+/*
+ * q̈ and f_c by the range-space route (the default path of nsm_proj_dynamics; docs/math.md,
+ * "The range-space route for q̈ and f_c", (P28)–(P31)). With M = LLᵀ (the Cholesky factor
+ * that is also the SPD check of M) and Y (n×r, orthonormal columns spanning range(Aᵀ), stored as Yt), the
+ * vector z = M̄⁻¹Pg of (P12) and (P13) is the solution of
+ *     Mz = g − Yλ,   Yᵀz = 0,                                   (P28)
+ * because M̄ = PMP + μQ maps range(P) = null(Yᵀ) onto itself with PMPz = Pg there. Eliminating
+ * z gives the r×r system Kλ = XᵀL⁻¹g with X = L⁻¹Y and K = XᵀX = YᵀM⁻¹Y (P29), and then
+ * z = L⁻ᵀ(L⁻¹g − Xλ) and Mz − g = −Yλ (P30). So f_c = −Yλ needs no solve with Lᵀ, μ does not
+ * enter (M̄⁻¹P does not depend on it), and no n×n matrix besides L is formed: X by one
+ * triangular solve with r right-hand sides (dtrsm, n²r/2 multiply-adds), K by dsyrk (nr²/2),
+ * K's factor r³/6, against 2n²r + 2nr² for M̄ by (P25) and n³/6 for its factor. μ comes from
+ * tr(YᵀMY) = ‖YᵀL‖²_F (dtrmm, n²r/2).
+ *
+ * Level-3 BLAS for the two triangular products (contracts in specs/shadow/cblas.h; the blocks
+ * are carved disjoint by nsm_proj_dynamics, which validated the arguments), own loops on rows
+ * for the vectors (nsm_vec_dot, nsm_vec_axpy, the substitutions of src/linalg/chol.c).
+ */
+#include <cblas.h>
+#include "internal.h"
+#include "../linalg/internal.h"
+
+/* The range-space route is taken only if every pivot of M's factor keeps this share of its
+   diagonal entry: L_jj² ≥ RS_PIVOT_SHARE · M_jj for all j (docs/math.md (P31)). M_jj / L_jj²
+   is a lower bound on cond₂(M) (that of the leading (j+1)×(j+1) block), so a factor that fails
+   the test belongs to an M with cond₂(M) > 1e8, or to an M that is singular and factored
+   through rounding (check_spd = 0); the M̄ route, whose conditioning is that of M on N(A),
+   takes those. */
+#define RS_PIVOT_SHARE 1e-8
+
+int nsm_proj_i_rs_usable(size_t n, const double *M, const double *L)
+{
+    int ok = 1;
+    /*@ loop invariant 0 <= j <= n;
+        loop invariant ok == 0 || ok == 1;
+        loop assigns j, ok;
+        loop variant n - j;
+     */
+    for (size_t j = 0; j < n; j++) {
+        /*@ assert d: j*n + j < n*n; */
+        double l = L[j * n + j];
+        if (!(l * l >= RS_PIVOT_SHARE * M[j * n + j])) {
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+int nsm_proj_i_rs_factor(size_t n, size_t r, const double *L, const double *Yt, double *Xt,
+                         double *K, double *kdinv)
+{
+    nsm_proj_i_copy(r * n, Yt, Xt);
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)r,
+                (int)n, 1.0, L, (int)n, Xt, (int)n);
+    cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int)r, (int)n, 1.0, Xt, (int)n, 0.0,
+                K, (int)r);
+    if (!nsm_chol_factor_lower(r, K)) {
+        return 0;
+    }
+    nsm_chol_inv_diag(r, K, kdinv);
+    return 1;
+}
+
+double nsm_proj_i_rs_trace(size_t n, size_t r, const double *L, const double *Yt, double *T)
+{
+    if (r == 0u) {
+        return 0.0;
+    }
+    nsm_proj_i_copy(r * n, Yt, T);
+    cblas_dtrmm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, (int)r,
+                (int)n, 1.0, L, (int)n, T, (int)n);
+    double s = 0.0;
+    /*@ loop invariant 0 <= k <= r;
+        loop assigns k, s;
+        loop variant r - k;
+     */
+    for (size_t k = 0; k < r; k++) {
+        /*@ assert row: k*n + n <= r*n; */
+        s += nsm_vec_sumsq(n, T + k * n);
+    }
+    return s;
+}
+
+/* g ← L⁻¹g and lam = K⁻¹(Xᵀ L⁻¹g) (P29): the multiplier of (P28) for right-hand side g. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= r <= n;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1)) && \valid_read(dinv + (0 .. n - 1));
+    requires valid_X: \valid_read(Xt + (0 .. r*n - 1)) && \valid_read(K + (0 .. r*r - 1)) &&
+                      \valid_read(kdinv + (0 .. r - 1));
+    requires valid_g: \valid(g + (0 .. n - 1));
+    requires valid_lam: \valid(lam + (0 .. r - 1));
+    requires sep: \separated(lam + (0 .. r - 1), g + (0 .. n - 1));
+    assigns g[0 .. n - 1], lam[0 .. r - 1];
+ */
+static void rs_multiplier(size_t n, size_t r, const double *L, const double *dinv,
+                          const double *Xt, const double *K, const double *kdinv, double *g,
+                          double *lam)
+{
+    nsm_chol_fwd_vec(n, L, dinv, g);
+    nsm_proj_i_mv(r, n, 1.0, Xt, g, lam);
+    nsm_chol_solve_vec(r, K, kdinv, lam);
+}
+
+/* Vectors: V = [lq, lt, v1, v2, g0, v5, dinv, qdd, fc] (9n) as in nsm_proj_i_accel;
+   g0 = f + f_g − Cq̇ (nsm_proj_i_accel_rhs),
+   qdd = lq + z₁, z₁ = M̄⁻¹P(g0 − M lq) by (P28)–(P30): z₁ = L⁻ᵀ(w − Xλ₁), w = L⁻¹(g0 − M lq);
+   fc = −Yλ₂, λ₂ the multiplier for g = g0 − M(lq − lt) ((P13) with (P30)). */
+nsm_status nsm_proj_i_rs_accel(size_t n, size_t r, const double *M, const double *C,
+                               const double *f, const double *fg, const double *qd,
+                               const double *Yt, const double *L, const double *Xt,
+                               const double *K, const double *kdinv, int want_fc, double *V,
+                               double *lam)
+{
+    const double *lq = V;
+    const double *lt = V + n;
+    double *v1 = V + 2u * n;
+    double *v2 = V + 3u * n;
+    const double *g0 = V + 4u * n;
+    double *v5 = V + 5u * n;
+    double *dinv = V + 6u * n;
+    double *acc = V + 7u * n;
+    double *fcw = V + 8u * n;
+    nsm_proj_i_accel_rhs(n, M, C, f, fg, qd, V);
+    nsm_chol_inv_diag(n, L, dinv);
+    if (r > 0u) {
+        rs_multiplier(n, r, L, dinv, Xt, K, kdinv, v2, lam);
+        /*@ loop invariant 0 <= k <= r;
+            loop assigns k, v2[0 .. n - 1];
+            loop variant r - k;
+         */
+        for (size_t k = 0; k < r; k++) {
+            /*@ assert row: k*n + n <= r*n; */
+            nsm_vec_axpy(n, -lam[k], Xt + k * n, v2);
+        }
+    } else {
+        nsm_chol_fwd_vec(n, L, dinv, v2);
+    }
+    nsm_chol_back_vec(n, L, dinv, v2);
+    nsm_proj_i_axpy(n, v2, 1.0, lq, acc);
+    if (!nsm_all_finite(n, acc)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    if (!want_fc) {
+        return NSM_OK;
+    }
+    nsm_proj_i_zero(n, fcw);
+    if (r > 0u) {
+        nsm_proj_i_axpy(n, lq, -1.0, lt, v5);
+        nsm_proj_i_mv(n, n, 1.0, M, v5, v1);
+        nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
+        rs_multiplier(n, r, L, dinv, Xt, K, kdinv, v2, lam);
+        /*@ loop invariant 0 <= k <= r;
+            loop assigns k, fcw[0 .. n - 1];
+            loop variant r - k;
+         */
+        for (size_t k = 0; k < r; k++) {
+            /*@ assert row: k*n + n <= r*n; */
+            nsm_vec_axpy(n, -lam[k], Yt + k * n, fcw);
+        }
+    }
+    if (!nsm_all_finite(n, fcw)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    return NSM_OK;
+}
