@@ -229,7 +229,8 @@ proved-client: | $(STAMP_CHECK)
 	@$(PC_OUT)/client
 
 # The build, test, asan and valgrind stages compile with JOBS compilers at once; the test
-# programs of a stage run one per core (scripts/run-tests.sh, NSM_TEST_JOBS).
+# programs of a stage run one per core (scripts/run-tests.sh, NSM_TEST_JOBS), and so do the
+# fuzzing harnesses.
 check: $(STAMP_CHECK)
 	@rm -f $(BUILD)/results/stages.txt
 	@sh scripts/stage.sh build $(MAKE) --no-print-directory -j$(JOBS) all
@@ -238,7 +239,7 @@ check: $(STAMP_CHECK)
 	@sh scripts/stage.sh test $(MAKE) --no-print-directory -j$(JOBS) test
 	@sh scripts/stage.sh asan $(MAKE) --no-print-directory -j$(JOBS) asan
 	@sh scripts/stage.sh valgrind $(MAKE) --no-print-directory -j$(JOBS) valgrind
-	@sh scripts/stage.sh fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60 \
+	@sh scripts/stage.sh fuzz $(MAKE) --no-print-directory -k -j$(JOBS) fuzz FUZZ_SECONDS=60 \
 	    FUZZ_EXTRA="-seed=1 -runs=200000"
 	@sh scripts/stage.sh prove $(MAKE) --no-print-directory prove
 	@sh scripts/stage.sh proved-client $(MAKE) --no-print-directory proved-client
@@ -293,11 +294,15 @@ $(BUILD)/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(LIB_SRC) $(LIB_HDR) | $(STAMP_CH
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_FLAGS) $< $(LIB_SRC) $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
-fuzz: $(FUZZ_BIN)
-	@status=0; \
-	$(foreach h,$(FUZZ_HARNESS),sh scripts/fuzz.sh $(h) $(FUZZ_SECONDS) $(FUZZ_OPTS_$(h)) \
-	    $(FUZZ_EXTRA) || status=1;) \
-	exit $$status
+# One run target per harness, so that make -j runs the harnesses side by side (make check
+# runs them on its JOBS cores); each is single-threaded.
+FUZZ_RUN     := $(patsubst %,fuzz-run-%,$(FUZZ_HARNESS))
+.PHONY: $(FUZZ_RUN)
+
+fuzz: $(FUZZ_RUN)
+
+$(FUZZ_RUN): fuzz-run-%: $(BUILD)/fuzz/%
+	@sh scripts/fuzz.sh $* $(FUZZ_SECONDS) $(FUZZ_OPTS_$*) $(FUZZ_EXTRA)
 
 # --- examples, demo, bench ----------------------------------------------------------------
 $(BUILD)/examples/%: examples/%.c $(LIB_A)
