@@ -458,6 +458,27 @@ static void lemma_dims(size_t n, size_t m)
     (void)m;
 }
 
+/* After the integration: Λ into the cones (cone_lam), v+ = v- + X Λ with X = M^-1 J^T (n×3m),
+   and the kinetic energy of v+ (the result); tmp (n) is scratch. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+             \valid_read(vm + (0 .. n - 1)) && \valid_read(X + (0 .. 3 * m * n - 1));
+    requires \valid(lam + (0 .. 3 * m - 1)) && \valid(vp + (0 .. n - 1)) &&
+             \valid(tmp + (0 .. n - 1));
+    assigns lam[0 .. 3 * m - 1], vp[0 .. n - 1], tmp[0 .. n - 1];
+ */
+static double impact_vplus(size_t n, size_t m, size_t d, const double *M, const double *mu,
+                           const double *vm, const double *X, double *lam, double *vp,
+                           double *tmp)
+{
+    size_t K = 3 * m;
+    /*@ assert n * K == 3 * m * n; */
+    cone_lam(m, d, mu, lam);
+    matvec(n, K, X, lam, vp);
+    axpy(n, 1.0, vm, vp);
+    return energy(n, M, vp, tmp);
+}
+
 /* Everything after impact_prepare: the bound, the integration, v+ and the final check. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
@@ -526,11 +547,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
         double h = nsm_impact_bound(m, d, mu, opts, W, u, v.um, &inf, &wedge);
         extremal_gain(n, m, pol, W, X, v.gain);
         rs = nsm_impact_integrate(m, d, pol, W, mu, h, opts->ztol, opts->ntol, &v, &inf);
-        cone_lam(m, d, mu, v.lam);
-        /* v+ = v- + M^-1 J^T Lambda */
-        matvec(n, K, X, v.lam, vp);
-        axpy(n, 1.0, vm, vp);
-        inf.energy_plus = energy(n, M, vp, tmp);
+        inf.energy_plus = impact_vplus(n, m, d, M, mu, vm, X, v.lam, vp, tmp);
     }
     pack_lambda(m, d, v.lam, Lam);
     rs = impact_finish(n, m, d, Jn, mu, vp, Lam, rs, &inf, info);

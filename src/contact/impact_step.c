@@ -317,6 +317,60 @@ static size_t steps_taken(double len, double h, size_t span)
     return (size_t)q + 1;
 }
 
+/*
+ * One segment of the loop: the policy's rates (step_rates); the span of steps the segment may
+ * cover (the weights' span, at most room, a single step while a contact at rest is about to
+ * penetrate, span_ok); its length and event (step_len); the advance (step_advance). Returns
+ * the steps covered, 1 .. room; *len receives the segment's normal impulse and *ev its event
+ * (as seg_len: > 3m for a forced minimum-length segment).
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires 0 <= hmin <= h;
+    requires room: 1 <= room;
+    requires pol: pol_ready(m, pol);
+    requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    requires \separated(ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
+    requires \valid(len) && \separated(len, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
+                                        v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
+                                        v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1),
+                                        v->wraw + (0 .. m - 1));
+    requires \valid(ev) && \separated(ev, ps, v->u + (0 .. 3 * m - 1), v->lh + (0 .. 3 * m - 1),
+                                      v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1),
+                                      v->w + (0 .. m - 1));
+    assigns *ps, *len, *ev, v->u[0 .. 3 * m - 1], v->lam[0 .. 3 * m - 1],
+            v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1],
+            v->w[0 .. m - 1], v->wraw[0 .. m - 1];
+    ensures 1 <= \result <= room;
+    ensures 1 <= ps->rng < NSM_PRNG_MOD;
+ */
+static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
+                      const double *W, const double *mu, double h, double hmin, double ztol,
+                      double ntol, int slide, size_t room, const impact_vecs *v, double *len,
+                      size_t *ev)
+{
+    int joint = step_rates(m, d, pol, ps, W, mu, ztol, ntol, slide, v);
+    /* planar motion is linear in s between events: the weights' whole span in one segment;
+       one step at a time for spatial slips (they rotate) and for joint stick and held rates
+       (iterated from one step to the next, nsm_slide_planar) */
+    size_t span = d == 1 && !joint ? nsm_impact_span(pol, ps) : 1;
+    if (span > room) {
+        span = room;
+    }
+    if (span > 1 && !span_ok(m, v->u, v->rate, v->w, ntol)) {
+        span = 1;
+    }
+    /*@ assert 1 <= span <= room && span <= NSM_IMPACT_SPAN_MAX; */
+    double hs = span_len(h, span);
+    double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, v, ev);
+    step_advance(m, mu, l, *ev, joint, ztol, v);
+    size_t taken = steps_taken(l, h, span);
+    nsm_impact_span_taken(ps, taken);
+    *len = l;
+    return taken;
+}
+
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
                                 const double *W, const double *mu, double h, double ztol,
                                 double ntol, const impact_vecs *v, nsm_impact_info *inf)
@@ -362,25 +416,10 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
             res = NSM_OK;
             stop = 1;
         } else {
-            int joint = step_rates(m, d, pol, &ps, W, mu, ztol, ntol, slide, v);
-            /* planar motion is linear in s between events: the weights' whole span in one
-               segment; one step at a time for spatial slips (they rotate) and for joint
-               stick and held rates (iterated from one step to the next, nsm_slide_planar) */
-            size_t span = d == 1 && !joint ? nsm_impact_span(pol, &ps) : 1;
-            if (span > cap - k) {
-                span = cap - k;
-            }
-            if (span > 1 && !span_ok(m, v->u, v->rate, v->w, ntol)) {
-                span = 1;
-            }
-            /*@ assert 1 <= span <= cap - k && span <= NSM_IMPACT_SPAN_MAX; */
-            double hs = span_len(h, span);
+            double len = 0.0;
             size_t ev = 0;
-            double len = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, v, &ev);
-            step_advance(m, mu, len, ev, joint, ztol, v);
-            size_t taken = steps_taken(len, h, span);
-            /*@ assert 1 <= taken <= cap - k; */
-            nsm_impact_span_taken(&ps, taken);
+            size_t taken = segment(m, d, pol, &ps, W, mu, h, hmin, ztol, ntol, slide, cap - k,
+                                   v, &len, &ev);
             s += len;
             forced += ev > K ? 1u : 0u;
             k += taken;

@@ -117,11 +117,17 @@ static double update_stick(size_t m, const double *W, size_t c, double bound, do
     return fabs(dr);
 }
 
-int nsm_slide_planar(size_t m, const double *W, const double *u, const double *mu,
-                     double ztol, double ntol, double *w, double *lh, double *rate)
+/* 1 if a contact is at rest: a weighted contact with friction whose slip is below ztol, or a
+   contact without weight at normal rest (|u_n| <= ntol). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+             \valid_read(w + (0 .. m - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int any_rest(size_t m, const double *u, const double *mu, const double *w, double ztol,
+                    double ntol)
 {
-    size_t K = 3 * m;
-    /* nothing at rest: the per-contact rules apply unchanged (the caller's path) */
     int rest = 0;
     /*@ loop invariant 0 <= c <= m && (rest == 0 || rest == 1);
         loop assigns c, rest;
@@ -134,12 +140,21 @@ int nsm_slide_planar(size_t m, const double *W, const double *u, const double *m
             rest = fabs(u[3 * c + 2]) <= ntol;
         }
     }
-    if (!rest) {
-        return 0;
-    }
-    unsigned char held[NSM_MAX_DIM / 3];
-    /* warm start from the previous segment's rates (lh on entry, weights summing to 1): on
-       the scale where the policy's weights sum to 1, divide by their previous total */
+    return rest;
+}
+
+/* Who is held (no weight, at normal rest), the starting weights and the impulse rates, warm
+   started from the previous segment's rates (lh on entry, weights summing to 1): on the scale
+   where the policy's weights sum to 1, divided by their previous total. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires \valid(w + (0 .. m - 1)) && \valid(lh + (0 .. 3 * m - 1)) &&
+             \valid(held + (0 .. m - 1));
+    assigns held[0 .. m - 1], w[0 .. m - 1], lh[0 .. 3 * m - 1];
+ */
+static void slide_start(size_t m, const double *u, const double *mu, double ztol, double ntol,
+                        double *w, double *lh, unsigned char *held)
+{
     double prev = 0.0;
     /*@ loop invariant 0 <= c <= m;
         loop assigns c, prev;
@@ -151,9 +166,8 @@ int nsm_slide_planar(size_t m, const double *W, const double *u, const double *m
         }
     }
     double sc = prev > 0.0 ? 1.0 / prev : 0.0;
-    /* who is held, the starting weights and the impulse rates */
     /*@ loop invariant 0 <= c <= m;
-        loop assigns c, held[0 .. NSM_MAX_DIM / 3 - 1], w[0 .. m - 1], lh[0 .. 3 * m - 1];
+        loop assigns c, held[0 .. m - 1], w[0 .. m - 1], lh[0 .. 3 * m - 1];
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
@@ -168,8 +182,23 @@ int nsm_slide_planar(size_t m, const double *W, const double *u, const double *m
         lh[3 * c + 1] = 0.0;
         lh[3 * c + 2] = wc;
     }
-    /*@ assert K * K == 9 * m * m; */
-    matvec(K, K, W, lh, rate);
+}
+
+/* Gauss–Seidel sweeps over the held weights (update_held) and the stick rates
+   (update_stick) until the largest change is at most NSM_SLIDE_TOL·(1 + the largest weight),
+   at most NSM_SLIDE_SWEEPS of them; 1 when they converged. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1)) &&
+             \valid_read(mu + (0 .. m - 1)) && \valid_read(held + (0 .. m - 1));
+    requires \valid(w + (0 .. m - 1)) && \valid(lh + (0 .. 3 * m - 1)) &&
+             \valid(rate + (0 .. 3 * m - 1));
+    assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
+    ensures \result == 0 || \result == 1;
+ */
+static int slide_sweeps(size_t m, const double *W, const double *u, const double *mu,
+                        double ztol, const unsigned char *held, double *w, double *lh,
+                        double *rate)
+{
     int done = 0;
     /*@ loop invariant 0 <= it <= NSM_SLIDE_SWEEPS && (done == 0 || done == 1);
         loop assigns it, done, w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
@@ -200,19 +229,20 @@ int nsm_slide_planar(size_t m, const double *W, const double *u, const double *m
         }
         done = change <= NSM_SLIDE_TOL * (1.0 + wmax);
     }
-    if (!done) {
-        /*@ loop invariant 0 <= c <= m;
-            loop assigns c, w[0 .. m - 1];
-            loop variant m - c;
-         */
-        for (size_t c = 0; c < m; c++) {
-            if (held[c]) {
-                w[c] = 0.0;
-            }
-        }
-        return 0;
-    }
-    /* scale to sum 1 when held weights were added (the policy's weights already sum to 1) */
+    return done;
+}
+
+/* After converged sweeps: the weights, rates and velocity rates scaled to sum 1 when held
+   weights were added (the policy's weights already sum to 1). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(held + (0 .. m - 1));
+    requires \valid(w + (0 .. m - 1)) && \valid(lh + (0 .. 3 * m - 1)) &&
+             \valid(rate + (0 .. 3 * m - 1));
+    assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
+ */
+static void slide_scale(size_t m, const unsigned char *held, double *w, double *lh,
+                        double *rate)
+{
     double sum = 0.0;
     int added = 0;
     /*@ loop invariant 0 <= c <= m && (added == 0 || added == 1);
@@ -238,5 +268,33 @@ int nsm_slide_planar(size_t m, const double *W, const double *u, const double *m
             rate[3 * c + 2] *= inv;
         }
     }
+}
+
+
+int nsm_slide_planar(size_t m, const double *W, const double *u, const double *mu,
+                     double ztol, double ntol, double *w, double *lh, double *rate)
+{
+    /* nothing at rest: the per-contact rules apply unchanged (the caller's path) */
+    if (!any_rest(m, u, mu, w, ztol, ntol)) {
+        return 0;
+    }
+    unsigned char held[NSM_MAX_DIM / 3];
+    slide_start(m, u, mu, ztol, ntol, w, lh, held);
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
+    matvec(K, K, W, lh, rate);
+    if (!slide_sweeps(m, W, u, mu, ztol, held, w, lh, rate)) {
+        /*@ loop invariant 0 <= c <= m;
+            loop assigns c, w[0 .. m - 1];
+            loop variant m - c;
+         */
+        for (size_t c = 0; c < m; c++) {
+            if (held[c]) {
+                w[c] = 0.0;
+            }
+        }
+        return 0;
+    }
+    slide_scale(m, held, w, lh, rate);
     return 1;
 }

@@ -13,6 +13,34 @@ size_t nsm_proj_actuation_work(size_t n, size_t k)
     return w + own;
 }
 
+/* 1 if Γ, R (lr entries, 0 when absent) and the workspace (need entries) overlap each other
+   or the inputs P and B. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= k <= NSM_MAX_DIM;
+    requires lens: lr == 0 || lr == n*n;
+    requires valid: \valid_read(P + (0 .. n*n - 1)) && \valid_read(B + (0 .. n*k - 1)) &&
+                    \valid_read(Gamma + (0 .. n*k - 1)) &&
+                    (lr == 0 || \valid_read(R + (0 .. lr - 1))) &&
+                    (need == 0 || \valid_read(work + (0 .. need - 1)));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int act_alias(size_t n, size_t k, const double *P, const double *B, const double *Gamma,
+                     const double *R, size_t lr, const double *work, size_t need)
+{
+    size_t nn = n * n;
+    size_t nk = n * k;
+    int bad = nsm_proj_i_overlap(Gamma, nk, P, nn);
+    bad |= nsm_proj_i_overlap(Gamma, nk, B, nk);
+    bad |= nsm_proj_i_overlap(Gamma, nk, R, lr);
+    bad |= nsm_proj_i_overlap(R, lr, P, nn);
+    bad |= nsm_proj_i_overlap(R, lr, B, nk);
+    bad |= nsm_proj_i_overlap(P, nn, work, need);
+    bad |= nsm_proj_i_overlap(B, nk, work, need);
+    bad |= nsm_proj_i_overlap(Gamma, nk, work, need);
+    bad |= nsm_proj_i_overlap(R, lr, work, need);
+    return bad != 0 ? 1 : 0;
+}
+
 nsm_status nsm_proj_actuation(size_t n, size_t k, size_t r, const double *P, const double *B,
                               double rtol, size_t *rank_pb, double *Gamma, double *R,
                               double *work, size_t lwork)
@@ -32,17 +60,9 @@ nsm_status nsm_proj_actuation(size_t n, size_t k, size_t r, const double *P, con
     }
     size_t nn = n * n;
     size_t nk = n * k;
+    /*@ assert nk <= NSM_MAX_DIM * NSM_MAX_DIM; */
     size_t lr = R != NULL ? nn : 0u;
-    int bad = nsm_proj_i_overlap(Gamma, nk, P, nn);
-    bad |= nsm_proj_i_overlap(Gamma, nk, B, nk);
-    bad |= nsm_proj_i_overlap(Gamma, nk, R, lr);
-    bad |= nsm_proj_i_overlap(R, lr, P, nn);
-    bad |= nsm_proj_i_overlap(R, lr, B, nk);
-    bad |= nsm_proj_i_overlap(P, nn, work, need);
-    bad |= nsm_proj_i_overlap(B, nk, work, need);
-    bad |= nsm_proj_i_overlap(Gamma, nk, work, need);
-    bad |= nsm_proj_i_overlap(R, lr, work, need);
-    if (bad != 0) {
+    if (act_alias(n, k, P, B, Gamma, R, lr, work, need)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(nn, P) || !nsm_all_finite(nk, B)) {
@@ -276,6 +296,45 @@ static nsm_status nsm_proj_i_unit(size_t n, const double *v, double ztol, nsm_un
     return NSM_ERR_ARG;
 }
 
+/* 1 if an output (f, u) overlaps an input, the other output or the workspace, or the
+   workspace (its first 2n entries) overlaps an input; lr, lg, lx, lf and lu are the lengths
+   of R, Γ, ξ, f and u (0 when absent). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && k <= NSM_MAX_DIM;
+    requires lens: lr <= NSM_MAX_DIM * NSM_MAX_DIM && lg <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                   lx <= n && lf <= n && lu <= k;
+    requires valid_in: \valid_read(P + (0 .. n*n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                       \valid_read(q + (0 .. n - 1)) && \valid_read(qstar + (0 .. n - 1)) &&
+                       \valid_read(qd + (0 .. n - 1)) && \valid_read(work + (0 .. 2*n - 1));
+    requires valid_opt: (lr == 0 || \valid_read(R + (0 .. lr - 1))) &&
+                        (lg == 0 || \valid_read(Gamma + (0 .. lg - 1))) &&
+                        (lx == 0 || \valid_read(xi + (0 .. lx - 1))) &&
+                        (lf == 0 || \valid_read(f + (0 .. lf - 1))) &&
+                        (lu == 0 || \valid_read(u + (0 .. lu - 1)));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int control_alias(size_t n, size_t k, const double *P, const double *R,
+                         const double *Gamma, const double *fg, const double *q,
+                         const double *qstar, const double *qd, const double *xi,
+                         const double *f, const double *u, const double *work, size_t lr,
+                         size_t lg, size_t lx, size_t lf, size_t lu)
+{
+    (void)k; /* bounds lu in the contract only */
+    size_t nn = n * n;
+    int bad = out_hits(f, lf, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
+    bad |= out_hits(u, lu, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
+    bad |= nsm_proj_i_overlap(f, lf, u, lu);
+    bad |= nsm_proj_i_overlap(P, nn, work, 2u * n);
+    bad |= nsm_proj_i_overlap(R, lr, work, 2u * n);
+    bad |= nsm_proj_i_overlap(Gamma, lg, work, 2u * n);
+    bad |= nsm_proj_i_overlap(fg, n, work, 2u * n);
+    bad |= nsm_proj_i_overlap(q, n, work, 2u * n);
+    bad |= nsm_proj_i_overlap(qstar, n, work, 2u * n);
+    bad |= nsm_proj_i_overlap(qd, n, work, 2u * n);
+    bad |= nsm_proj_i_overlap(xi, lx, work, 2u * n);
+    return bad != 0 ? 1 : 0;
+}
+
 /* The value checks of nsm_proj_control on non-null arguments of valid size, in the order of
    its error list (nothing is written). NSM_OK means the preconditions of control_run hold. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && k <= NSM_MAX_DIM && (u == \null || k > 0);
@@ -317,18 +376,7 @@ static nsm_status control_check(size_t n, size_t k, const double *P, const doubl
     size_t lx = xi != NULL ? n : 0u;
     size_t lf = f != NULL ? n : 0u;
     size_t lu = u != NULL ? k : 0u;
-    int bad = out_hits(f, lf, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
-    bad |= out_hits(u, lu, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
-    bad |= nsm_proj_i_overlap(f, lf, u, lu);
-    bad |= nsm_proj_i_overlap(P, nn, work, 2u * n);
-    bad |= nsm_proj_i_overlap(R, lr, work, 2u * n);
-    bad |= nsm_proj_i_overlap(Gamma, lg, work, 2u * n);
-    bad |= nsm_proj_i_overlap(fg, n, work, 2u * n);
-    bad |= nsm_proj_i_overlap(q, n, work, 2u * n);
-    bad |= nsm_proj_i_overlap(qstar, n, work, 2u * n);
-    bad |= nsm_proj_i_overlap(qd, n, work, 2u * n);
-    bad |= nsm_proj_i_overlap(xi, lx, work, 2u * n);
-    if (bad != 0) {
+    if (control_alias(n, k, P, R, Gamma, fg, q, qstar, qd, xi, f, u, work, lr, lg, lx, lf, lu)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(nn, P) || (f != NULL && !nsm_all_finite(nn, R)) ||

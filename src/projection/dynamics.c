@@ -283,6 +283,64 @@ static nsm_status dyn_rates(size_t n, size_t m, size_t r, double ainv, const dou
     return NSM_OK;
 }
 
+/* q̈ into V + 7n and f_c into V + 8n (when want_fc), and μ: by the range-space route when M
+   is positive definite (spd, L its Cholesky factor) and the route is usable, else by M̄ and
+   its Cholesky factor (in L); M̄ into Mb also when want_mbar. Ut, Gt, H, za, zb and zc are
+   scratch. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
+    requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
+                      \valid(L + (0 .. n*n - 1)) && \valid(Mb + (0 .. n*n - 1));
+    requires valid_v: \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
+                      \valid_read(qd + (0 .. n - 1));
+    requires valid_r: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) && \valid(Ut + (0 .. r*n - 1)) &&
+                                 \valid(Gt + (0 .. r*n - 1)) && \valid(H + (0 .. r*r - 1)) &&
+                                 \valid(za + (0 .. r - 1)) && \valid(zb + (0 .. r - 1)) &&
+                                 \valid(zc + (0 .. r - 1)));
+    requires valid_V: \valid(V + (0 .. 9*n - 1));
+    requires sep: r == 0 || \separated(za + (0 .. r - 1), V + (0 .. 9*n - 1));
+    requires valid_out: \valid(mu_out);
+    requires sep_mu: \separated(mu_out, L + (0 .. n*n - 1), V + (0 .. 9*n - 1)) &&
+                     (r == 0 || \separated(mu_out, zc + (0 .. r - 1)));
+    assigns *mu_out, Ut[0 .. r*n - 1], Gt[0 .. r*n - 1], H[0 .. r*r - 1], za[0 .. r - 1],
+            zb[0 .. r - 1], zc[0 .. r - 1], Mb[0 .. n*n - 1], L[0 .. n*n - 1],
+            V[2*n .. 9*n - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_SPD ||
+                    \result == NSM_ERR_NOT_FINITE;
+    ensures mu_pos: \result == NSM_OK ==> *mu_out > 0;
+ */
+static nsm_status dyn_accel(size_t n, size_t r, const double *M, const double *C,
+                            const double *f, const double *fg, const double *qd,
+                            const double *Yt, nsm_mu_mode mode, double mu_given, int spd,
+                            int want_fc, int want_mbar, double *Ut, double *Gt, double *H,
+                            double *Mb, double *L, double *V, double *za, double *zb,
+                            double *zc, double *mu_out)
+{
+    nsm_status st = NSM_ERR_NOT_SPD;
+    if (spd && nsm_proj_i_rs_usable(n, M, L)) {
+        st = dyn_range(n, r, M, C, f, fg, qd, Yt, L, mode, mu_given, want_fc, Ut, Gt, H, zb,
+                       za, V, mu_out);
+        if (st == NSM_ERR_NOT_FINITE) {
+            return st;
+        }
+    }
+    /* M̄ when the caller asks for it or the M̄ route is taken (M only semidefinite with
+       check_spd = 0, or XᵀX not numerically definite). */
+    if (st != NSM_OK || want_mbar) {
+        nsm_status sm = dyn_mbar(n, r, M, Yt, mode, mu_given, Ut, Gt, H, Mb, mu_out);
+        if (sm != NSM_OK) {
+            return sm;
+        }
+    }
+    if (st != NSM_OK) {
+        nsm_proj_i_copy(n * n, Mb, L);
+        if (!nsm_chol_factor_lower(n, L)) {
+            return NSM_ERR_NOT_SPD;
+        }
+        return nsm_proj_i_accel(n, r, M, C, f, fg, qd, Yt, L, want_fc, V, zc);
+    }
+    return NSM_OK;
+}
+
 /* The last writes of nsm_proj_dynamics: the optional P = I − YYᵀ (formed only here) and M̄
    (Mb is exactly symmetric; the mirrored copy makes that provable for the output), then info.
    A small function, so that the symmetry clauses are proved in a small context. */
@@ -459,34 +517,12 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
     if (st != NSM_OK) {
         return st;
     }
-    /* q̈ and f_c by the range-space route when M is positive definite and its factor is
-       well posed. */
+    /* q̈ and f_c by the range-space route, or M̄ and its factor. */
     double mu = 0.0;
-    st = NSM_ERR_NOT_SPD;
-    if (spd && nsm_proj_i_rs_usable(n, M, L)) {
-        st = dyn_range(n, r, M, C, f, fg, qd, Yt, L, mode, mu_given, fc != NULL, Ut, Gt, H,
-                       Z + m, Z, V, &mu);
-        if (st == NSM_ERR_NOT_FINITE) {
-            return st;
-        }
-    }
-    /* M̄ when the caller asks for it or the M̄ route is taken (M only semidefinite with
-       check_spd = 0, or XᵀX not numerically definite): its factor in L, then q̈ and f_c. */
-    if (st != NSM_OK || Mbar != NULL) {
-        nsm_status sm = dyn_mbar(n, r, M, Yt, mode, mu_given, Ut, Gt, H, Mb, &mu);
-        if (sm != NSM_OK) {
-            return sm;
-        }
-    }
+    st = dyn_accel(n, r, M, C, f, fg, qd, Yt, mode, mu_given, spd, fc != NULL, Mbar != NULL,
+                   Ut, Gt, H, Mb, L, V, Z, Z + m, Z + 2u * m, &mu);
     if (st != NSM_OK) {
-        nsm_proj_i_copy(nn, Mb, L);
-        if (!nsm_chol_factor_lower(n, L)) {
-            return NSM_ERR_NOT_SPD;
-        }
-        st = nsm_proj_i_accel(n, r, M, C, f, fg, qd, Yt, L, fc != NULL, V, Z + 2u * m);
-        if (st != NSM_OK) {
-            return st;
-        }
+        return st;
     }
     nsm_proj_i_copy(n, V + 7u * n, qdd);
     if (fc != NULL) {
