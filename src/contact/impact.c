@@ -479,6 +479,57 @@ static double impact_vplus(size_t n, size_t m, size_t d, const double *M, const 
     return energy(n, M, vp, tmp);
 }
 
+/* The case where a contact penetrates: the a priori bound, step and cap (nsm_impact_bound,
+   Frank–Wolfe's scratch the 12m from um, spent before the integration starts), the extremal
+   gain, the integration, then Λ, v+ and its energy (impact_vplus). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
+                       \valid_read(vm + (0 .. n - 1));
+    requires pol: pol_ready(m, pol);
+    requires pol_vdir: pol->kind != NSM_POLICY_EXTREMAL_V ||
+                       \valid_read(pol->vdir + (0 .. n - 1));
+    requires opts: \valid_read(opts) && 1 <= opts->steps <= 1000000 &&
+                   1 <= opts->fw_iters <= 1000000 && 1 <= opts->fallback_steps <= 100000000;
+    requires valid_W: \valid_read(W + (0 .. 9 * m * m - 1)) &&
+                      \valid_read(X + (0 .. 3 * m * n - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m) && \valid(v->um + (0 .. 12 * m - 1));
+    requires valid_out: \valid(vp + (0 .. n - 1)) && \valid(tmp + (0 .. n - 1)) &&
+                        \valid(inf) && \valid(wedge);
+    requires sep_inf: \separated(inf, pol) && \separated(inf, opts) &&
+                      \separated(inf, v->u + (0 .. 3 * m - 1)) &&
+                      \separated(inf, v->lam + (0 .. 3 * m - 1)) &&
+                      \separated(inf, v->lh + (0 .. 3 * m - 1)) &&
+                      \separated(inf, v->rate + (0 .. 3 * m - 1)) &&
+                      \separated(inf, v->um + (0 .. 12 * m - 1)) &&
+                      \separated(inf, v->w + (0 .. m - 1)) &&
+                      \separated(inf, v->wraw + (0 .. m - 1)) &&
+                      \separated(inf, v->gain + (0 .. 3 * m - 1)) &&
+                      \separated(inf, vp + (0 .. n - 1)) && \separated(inf, tmp + (0 .. n - 1));
+    requires sep_wedge: \separated(wedge, inf) && \separated(wedge, pol) &&
+                        \separated(wedge, opts) && \separated(wedge, v->um + (0 .. 12 * m - 1));
+    assigns *inf, *wedge, v->u[0 .. 3 * m - 1], v->lam[0 .. 3 * m - 1],
+            v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], v->um[0 .. 12 * m - 1],
+            v->w[0 .. m - 1], v->wraw[0 .. m - 1], v->gain[0 .. 3 * m - 1], vp[0 .. n - 1],
+            tmp[0 .. n - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_BOUND ||
+                    \result == NSM_ERR_NO_CONVERGENCE;
+    ensures steps: inf->steps <= inf->step_cap;
+    ensures bound: \result == NSM_OK && inf->has_bound ==> inf->s <= inf->bound;
+    ensures wedge: *wedge == 0 || *wedge == 1;
+ */
+static nsm_status impact_run(size_t n, size_t m, size_t d, const double *M, const double *mu,
+                             const double *vm, const nsm_impact_policy *pol,
+                             const nsm_impact_opts *opts, const double *W, const double *X,
+                             const impact_vecs *v, double *vp, double *tmp,
+                             nsm_impact_info *inf, int *wedge)
+{
+    double h = nsm_impact_bound(m, d, mu, opts, W, v->u, v->um, inf, wedge);
+    extremal_gain(n, m, pol, W, X, v->gain);
+    nsm_status rs = nsm_impact_integrate(m, d, pol, W, mu, h, opts->ztol, opts->ntol, v, inf);
+    inf->energy_plus = impact_vplus(n, m, d, M, mu, vm, X, v->lam, vp, tmp);
+    return rs;
+}
+
 /* Everything after impact_prepare: the bound, the integration, v+ and the final check. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
@@ -543,11 +594,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
         zero_vec(K, v.lam);
         copy_vec(n, vm, vp);
     } else {
-        /* Frank–Wolfe's scratch (12m) starts at um: spent before the integration starts */
-        double h = nsm_impact_bound(m, d, mu, opts, W, u, v.um, &inf, &wedge);
-        extremal_gain(n, m, pol, W, X, v.gain);
-        rs = nsm_impact_integrate(m, d, pol, W, mu, h, opts->ztol, opts->ntol, &v, &inf);
-        inf.energy_plus = impact_vplus(n, m, d, M, mu, vm, X, v.lam, vp, tmp);
+        rs = impact_run(n, m, d, M, mu, vm, pol, opts, W, X, &v, vp, tmp, &inf, &wedge);
     }
     pack_lambda(m, d, v.lam, Lam);
     rs = impact_finish(n, m, d, Jn, mu, vp, Lam, rs, &inf, info);
