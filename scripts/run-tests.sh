@@ -33,13 +33,21 @@ status=0
 jobs=${NSM_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 outdir=$(mktemp -d)
 trap 'rm -rf "$outdir"' EXIT INT TERM
+# An argument PROGRAM:i/k runs shard i of k of the program's tests (NSM_TEST_SHARD, the
+# harness): a long program listed as k shards runs on k cores.
 printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh -c '
-    out=$0/$(basename "$1")
+    bin=${1%%:*}
+    shard=
+    [ "$bin" = "$1" ] || shard=${1#*:}
+    out=$0/$(basename "$bin")${shard:+-$(echo "$shard" | tr / _)}
     # shellcheck disable=SC2086
-    ${NSM_TEST_RUNNER:-} "$1" > "$out.out" 2>&1
+    NSM_TEST_SHARD=$shard ${NSM_TEST_RUNNER:-} "$bin" > "$out.out" 2>&1
     echo $? > "$out.rc"' "$outdir"
-for bin in "$@"; do
-    name=$(basename "$bin")
+for arg in "$@"; do
+    bin=${arg%%:*}
+    shard=
+    [ "$bin" = "$arg" ] || shard=${arg#*:}
+    name=$(basename "$bin")${shard:+-$(echo "$shard" | tr / _)}
     echo "== $mode: $name"
     out=$outdir/$name.out
     rc=1

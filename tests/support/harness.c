@@ -1,14 +1,37 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <CUnit/Basic.h>
 #include "harness.h"
 
+/* The shard of the program's tests to register, from NSM_TEST_SHARD="i/k" (0 <= i < k): the
+   tests whose index, counted over the program's suites in registration order, is i modulo k.
+   Unset: every test (k = 1). scripts/run-tests.sh runs a long program as k shards side by
+   side; the shards' NSM-TESTS lines add up to the whole program's. */
+static void test_shard(unsigned *i, unsigned *k)
+{
+    *i = 0;
+    *k = 1;
+    const char *e = getenv("NSM_TEST_SHARD");
+    unsigned a = 0, b = 0;
+    if (e != NULL && sscanf(e, "%u/%u", &a, &b) == 2 && b > 0 && a < b) {
+        *i = a;
+        *k = b;
+    }
+}
+
 int nsm_add_suite(const char *name, CU_TestInfo *tests)
 {
+    static unsigned index = 0; /* tests seen so far, over every suite of the program */
+    unsigned shard = 0, shards = 1;
+    test_shard(&shard, &shards);
     CU_pSuite s = CU_add_suite(name, NULL, NULL);
     if (s == NULL) {
         return -1;
     }
-    for (CU_TestInfo *t = tests; t->pName != NULL; t++) {
+    for (CU_TestInfo *t = tests; t->pName != NULL; t++, index++) {
+        if (index % shards != shard) {
+            continue;
+        }
         if (CU_add_test(s, t->pName, t->pTestFunc) == NULL) {
             return -1;
         }
