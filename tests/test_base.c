@@ -1,7 +1,9 @@
 /* Tests of the base module: status names and argument validation. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "harness.h"
+#include "prop.h"
 #include "nsmech.h"
 
 static void test_status_names(void)
@@ -101,6 +103,62 @@ static void test_overlap_bytes(void)
     CU_ASSERT_EQUAL(nsm_overlap_bytes((uintptr_t)p, sizeof *p, a, 5 * sizeof(double)), 1);
 }
 
+/* nsm_spans_overlap (base.h: "1 if one of the nw spans w shares a byte with another of them or
+   with one of the nr spans r, else 0; read spans may share bytes with each other") against a
+   byte map: random spans in a 64-byte arena, each write span marks its bytes, and a byte
+   marked twice, or a marked byte inside a read span, is an overlap. */
+static int prop_spans(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    unsigned char arena[64];
+    nsm_span w[NSM_MAX_SPANS], r[NSM_MAX_SPANS];
+    size_t nw = nsm_rng_index(rng, 0, 6);
+    size_t nr = nsm_rng_index(rng, 0, 6);
+    unsigned char owner[64] = {0};
+    int expect = 0;
+    for (size_t i = 0; i < nw + nr; i++) {
+        size_t at = nsm_rng_index(rng, 0, 63);
+        size_t len = nsm_rng_index(rng, 0, 64 - at) / (1 + nsm_rng_index(rng, 0, 3));
+        nsm_span s = {(uintptr_t)(arena + at), len};
+        if (i < nw) {
+            w[i] = s;
+        } else {
+            r[i - nw] = s;
+        }
+    }
+    for (size_t i = 0; i < nw; i++) { /* bytes written by two spans */
+        size_t at = (size_t)(w[i].addr - (uintptr_t)arena);
+        for (size_t k = at; k < at + w[i].len; k++) {
+            expect |= owner[k] != 0;
+            owner[k] = 1;
+        }
+    }
+    for (size_t j = 0; j < nr; j++) { /* a written byte that is read */
+        size_t at = (size_t)(r[j].addr - (uintptr_t)arena);
+        for (size_t k = at; k < at + r[j].len; k++) {
+            expect |= owner[k] != 0;
+        }
+    }
+    int got = nsm_spans_overlap(nw, w, nr, r);
+    if (got != expect) {
+        snprintf(msg, msglen, "nw=%zu nr=%zu: got %d, byte map says %d", nw, nr, got, expect);
+        return 1;
+    }
+    return 0;
+}
+
+static void test_spans_overlap(void)
+{
+    prop_run("spans overlap equals the byte map", prop_spans, NULL, 2000);
+    /* reads may share bytes; an empty span meets nothing, even at the same address */
+    double buf[4];
+    nsm_span rd[2] = {{(uintptr_t)buf, 32}, {(uintptr_t)buf, 32}};
+    nsm_span wr[2] = {{(uintptr_t)buf, 0}, {(uintptr_t)(buf + 2), 0}};
+    CU_ASSERT_EQUAL(nsm_spans_overlap(2, wr, 2, rd), 0);
+    CU_ASSERT_EQUAL(nsm_spans_overlap(0, NULL, 2, rd), 0);
+    CU_ASSERT_EQUAL(nsm_spans_overlap(1, rd, 1, rd + 1), 1);
+}
+
 static CU_TestInfo base_tests[] = {
     {"status names are distinct and total", test_status_names},
     {"all_finite detects NaN and infinities", test_all_finite},
@@ -109,6 +167,7 @@ static CU_TestInfo base_tests[] = {
     {"symmetry test with tolerance", test_symmetric},
     {"overlap of double ranges", test_overlap},
     {"overlap of byte ranges", test_overlap_bytes},
+    {"overlap of span tables against a byte map", test_spans_overlap},
     CU_TEST_INFO_NULL,
 };
 

@@ -2424,6 +2424,14 @@ static void test_impact_opts_null(void)
     CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
                                     kb, &nb, (size_t *)(void *)(sb + 2), work, lo),
                     NSM_ERR_ALIAS);
+    /* the work over an input (M stored inside it): NSM_ERR_ALIAS (the runs write the work and
+       read the inputs), v_plus untouched */
+    memcpy(work + 5, P.M, 9 * sizeof *work);
+    double vb0 = vb[0];
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, work + 5, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb,
+                                    sb, kb, &nb, &ab, work, lo),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT(vb[0] == vb0);
     /* opts over v_plus or the work: NSM_ERR_ALIAS (the runs write both and read opts) */
     static union {
         nsm_impact_opts opts;

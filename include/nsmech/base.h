@@ -149,6 +149,37 @@ int nsm_overlap(const double *a, size_t na, const double *b, size_t nb);
  */
 int nsm_overlap_bytes(uintptr_t a, size_t na, uintptr_t b, size_t nb);
 
+/** Most spans of either table nsm_spans_overlap accepts. */
+#define NSM_MAX_SPANS 32u
+
+/** The bytes [addr, addr + len) of one argument; len 0 for an argument that is absent. */
+typedef struct nsm_span {
+    uintptr_t addr; /**< the argument's address, (uintptr_t)p */
+    size_t len;     /**< its length in bytes */
+} nsm_span;
+
+/*@ // Two spans share a byte (empty spans share none), read over the integers.
+    predicate nsm_spans_meet(nsm_span a, nsm_span b) =
+        a.len > 0 && b.len > 0 && a.addr < b.addr + b.len && b.addr < a.addr + a.len;
+ */
+
+/**
+ * 1 if one of the nw spans w (what a function writes) shares a byte with another of them or
+ * with one of the nr spans r (what it only reads), else 0; read spans may share bytes with
+ * each other. The table form of pairwise nsm_overlap_bytes checks: an entry point lists its
+ * arguments once and the aliasing rule is one call.
+ */
+/*@ requires counts: nw <= NSM_MAX_SPANS && nr <= NSM_MAX_SPANS;
+    requires valid_w: nw == 0 || \valid_read(w + (0 .. nw - 1));
+    requires valid_r: nr == 0 || \valid_read(r + (0 .. nr - 1));
+    assigns \nothing;
+    ensures bool: \result == 0 || \result == 1;
+    ensures meaning: \result == 1 <==>
+        ((\exists integer i, j; 0 <= i < j < nw && nsm_spans_meet(w[i], w[j])) ||
+         (\exists integer i, j; 0 <= i < nw && 0 <= j < nr && nsm_spans_meet(w[i], r[j])));
+ */
+int nsm_spans_overlap(size_t nw, const nsm_span *w, size_t nr, const nsm_span *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -659,9 +659,9 @@ size_t nsm_outcome_work(size_t n, size_t m);
  * Workspace: nsm_outcome_work(n, m) doubles. opts = NULL means NSM_IMPACT_OPTS_DEFAULT.
  * Errors (nothing written but work): NSM_ERR_NULL; NSM_ERR_SIZE (n, m as nsm_impact_solve,
  * m > NSM_OUTCOME_MAX_ORDERS_M); NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, or cap <
- * nsm_outcome_count(m, nsamples)); NSM_ERR_WORKSPACE; NSM_ERR_ALIAS (v_plus over an input,
- * the work or opts; the work over opts; status, kind, nruns or accepted over each other, an
- * input, v_plus, the work or opts); and the validation
+ * nsm_outcome_count(m, nsamples)); NSM_ERR_WORKSPACE; NSM_ERR_ALIAS (v_plus or the work over
+ * an input, each other or opts; status, kind, nruns or accepted over each other, an input,
+ * v_plus, the work or opts); and the validation
  * statuses of nsm_impact_solve, found on the first run, which is then returned.
  */
 /*@ requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||

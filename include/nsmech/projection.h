@@ -452,7 +452,8 @@ nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *
 /** Workspace (doubles) for nsm_proj_actuation; 0 if n or k is out of range. */
 /*@ assigns \nothing;
     ensures range: \result == 0 ||
-                   (1 <= n <= NSM_MAX_DIM && 1 <= k <= NSM_MAX_DIM && \result >= 2*n*k);
+                   (1 <= n <= NSM_MAX_DIM && 1 <= k <= NSM_MAX_DIM && \result >= 2*n*k &&
+                    \result <= 8 * NSM_MAX_DIM * NSM_MAX_DIM);
  */
 size_t nsm_proj_actuation_work(size_t n, size_t k);
 

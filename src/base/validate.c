@@ -119,3 +119,54 @@ int nsm_overlap_bytes(uintptr_t a, size_t na, uintptr_t b, size_t nb)
     }
     return a - b < nb ? 1 : 0;
 }
+
+/* 1 if the spans a and b share a byte: the test of nsm_overlap_bytes. */
+/*@ assigns \nothing;
+    ensures \result == 1 <==> nsm_spans_meet(a, b);
+    ensures \result == 0 || \result == 1;
+ */
+static int span_hit(nsm_span a, nsm_span b)
+{
+    if (a.len == 0u || b.len == 0u) {
+        return 0;
+    }
+    if (a.addr <= b.addr) {
+        return b.addr - a.addr < a.len ? 1 : 0;
+    }
+    return a.addr - b.addr < b.len ? 1 : 0;
+}
+
+int nsm_spans_overlap(size_t nw, const nsm_span *w, size_t nr, const nsm_span *r)
+{
+    /*@ loop invariant 0 <= i <= nw;
+        loop invariant \forall integer a, b; 0 <= a < i && a < b < nw ==>
+                           !nsm_spans_meet(w[a], w[b]);
+        loop invariant \forall integer a, b; 0 <= a < i && 0 <= b < nr ==>
+                           !nsm_spans_meet(w[a], r[b]);
+        loop assigns i;
+        loop variant nw - i;
+     */
+    for (size_t i = 0; i < nw; i++) {
+        /*@ loop invariant i + 1 <= j <= nw;
+            loop invariant \forall integer b; i < b < j ==> !nsm_spans_meet(w[i], w[b]);
+            loop assigns j;
+            loop variant nw - j;
+         */
+        for (size_t j = i + 1; j < nw; j++) {
+            if (span_hit(w[i], w[j])) {
+                return 1;
+            }
+        }
+        /*@ loop invariant 0 <= j <= nr;
+            loop invariant \forall integer b; 0 <= b < j ==> !nsm_spans_meet(w[i], r[b]);
+            loop assigns j;
+            loop variant nr - j;
+         */
+        for (size_t j = 0; j < nr; j++) {
+            if (span_hit(w[i], r[j])) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}

@@ -68,14 +68,20 @@ static int is_permutation(size_t m, const size_t *order)
     return 1;
 }
 
-/* The first fault of the options and the policy (m in range), F_NONE if there is none. */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
-    requires \valid_read(opts) && pol_readable(m, pol);
-    assigns \nothing;
-    ensures range: F_NONE <= \result <= F_KIND;
-    ensures ok: \result == F_NONE ==> args_ok(pol, opts);
+/*@ // the options' part of args_ok (impact_internal.h)
+    predicate opts_ok(nsm_impact_opts *opts) =
+      1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
+      1 <= opts->fallback_steps <= 100000000 &&
+      opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0;
  */
-static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact_opts *opts)
+
+/* The first fault of the options, F_NONE if there is none. */
+/*@ requires \valid_read(opts);
+    assigns \nothing;
+    ensures range: \result == F_NONE || (F_STEPS <= \result <= F_VTOL);
+    ensures ok: \result == F_NONE ==> opts_ok(opts);
+ */
+static int opts_fault(const nsm_impact_opts *opts)
 {
     if (opts->steps < 1 || opts->steps > 1000000u) {
         return F_STEPS;
@@ -95,6 +101,20 @@ static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact
     if (!nonneg_finite(opts->vtol)) {
         return F_VTOL;
     }
+    return F_NONE;
+}
+
+/* The first fault of the policy (m in range), F_NONE if there is none; opts, already checked,
+   appears in the contract only (the result completes args_ok). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires pol_readable(m, pol) && \valid_read(opts) && opts_ok(opts);
+    assigns \nothing;
+    ensures range: \result == F_NONE || (F_ORDER_NULL <= \result <= F_KIND);
+    ensures ok: \result == F_NONE ==> args_ok(pol, opts);
+ */
+static int kind_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact_opts *opts)
+{
+    (void)opts;
     if (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) {
         if (pol->order == NULL) {
             return F_ORDER_NULL;
@@ -139,6 +159,19 @@ static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact
         return pol->hold >= 1 ? F_NONE : F_HOLD;
     }
     return F_KIND;
+}
+
+/* The first fault of the options and the policy (m in range), F_NONE if there is none. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(opts) && pol_readable(m, pol);
+    assigns \nothing;
+    ensures range: F_NONE <= \result <= F_KIND;
+    ensures ok: \result == F_NONE ==> args_ok(pol, opts);
+ */
+static int policy_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact_opts *opts)
+{
+    int f = opts_fault(opts);
+    return f != F_NONE ? f : kind_fault(m, pol, opts);
 }
 
 /* The status of a fault: a missing array NSM_ERR_NULL, non-finite ratios or direction
@@ -245,43 +278,6 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu, const nsm
     return NULL;
 }
 
-/* 1 if any of the outputs overlaps an input or another output (sizes as validated). */
-/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
-    requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1));
-    requires \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(mu + (0 .. m - 1));
-    requires \valid_read(vm + (0 .. n - 1));
-    requires \valid_read(vp + (0 .. n - 1)) && \valid_read(lam + (0 .. (d + 1) * m - 1));
-    requires \valid_read(work + (0 .. need - 1));
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int any_alias(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                     const double *Jt, const double *mu, const double *vm, const double *vp,
-                     const double *lam, const double *work, size_t need)
-{
-    size_t nn = n * n;
-    size_t mn = m * n;
-    size_t tn = d * m * n;
-    size_t K = (d + 1) * m;
-    if (nsm_overlap(vp, n, M, nn) || nsm_overlap(vp, n, Jn, mn) || nsm_overlap(vp, n, Jt, tn) ||
-        nsm_overlap(vp, n, mu, m) || nsm_overlap(vp, n, vm, n) || nsm_overlap(vp, n, lam, K) ||
-        nsm_overlap(vp, n, work, need)) {
-        return 1;
-    }
-    if (nsm_overlap(lam, K, M, nn) || nsm_overlap(lam, K, Jn, mn) || nsm_overlap(lam, K, Jt, tn) ||
-        nsm_overlap(lam, K, mu, m) || nsm_overlap(lam, K, vm, n) ||
-        nsm_overlap(lam, K, work, need)) {
-        return 1;
-    }
-    if (nsm_overlap(work, need, M, nn) || nsm_overlap(work, need, Jn, mn) ||
-        nsm_overlap(work, need, Jt, tn) || nsm_overlap(work, need, mu, m) ||
-        nsm_overlap(work, need, vm, n)) {
-        return 1;
-    }
-    return 0;
-}
-
 /* The byte ranges of the policy's arrays that its kind reads (order for sequential and
    priority; its array of doubles: ratios for simultaneous, dir for extremal, vdir for
    extremal in v), as (address, length) pairs; (0, 0) for an array the kind does not read: an
@@ -310,72 +306,6 @@ static void pol_arrays(size_t n, size_t m, const nsm_impact_policy *pol, uintptr
     r[3] = nrat;
 }
 
-/* 1 if the bytes of *info overlap any other argument, the policy's arrays included (info is
-   written last: an overlap would overwrite an input or a result). Sizes as validated. */
-/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
-    requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid_read(pol);
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int info_alias(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                      const double *Jt, const double *mu, const double *vm,
-                      const nsm_impact_policy *pol, const nsm_impact_opts *opts, const double *vp,
-                      const double *lam, const double *work, size_t need,
-                      const nsm_impact_info *info)
-{
-    /*@ assert n * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
-    const size_t b = sizeof(double);
-    const uintptr_t a = (uintptr_t)info;
-    const size_t ni = sizeof(nsm_impact_info);
-    uintptr_t pa[4];
-    pol_arrays(n, m, pol, pa);
-    int bad = nsm_overlap_bytes(a, ni, (uintptr_t)M, n * n * b) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)Jn, m * n * b) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)Jt, d * m * n * b) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)mu, m * b) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)vm, n * b) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)vp, n * b) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)lam, (d + 1) * m * b) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)work, need * b) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)pol, sizeof(nsm_impact_policy)) |
-              nsm_overlap_bytes(a, ni, (uintptr_t)opts, opts != NULL ? sizeof *opts : 0) |
-              nsm_overlap_bytes(a, ni, pa[0], pa[1]) | nsm_overlap_bytes(a, ni, pa[2], pa[3]);
-    return bad != 0 ? 1 : 0;
-}
-
-/* 1 if v_plus, Lambda or the work overlaps *pol or the policy's order, ratios, dir or vdir (for the
-   kind that reads them): the policy is read while those are written. (opts is copied before any
-   write, so only info, written last, is checked against it.) Sizes as validated. */
-/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
-    requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid_read(pol);
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int pol_alias(size_t n, size_t m, size_t d, const nsm_impact_policy *pol, const double *vp,
-                     const double *lam, const double *work, size_t need)
-{
-    const size_t b = sizeof(double);
-    const size_t np = sizeof(nsm_impact_policy);
-    uintptr_t pa[4];
-    pol_arrays(n, m, pol, pa);
-    const uintptr_t ap = (uintptr_t)pol;
-    const uintptr_t out[3] = {(uintptr_t)vp, (uintptr_t)lam, (uintptr_t)work};
-    const size_t len[3] = {n * b, (d + 1) * m * b, need * b};
-    int bad = 0;
-    /*@ loop invariant 0 <= i <= 3;
-        loop assigns i, bad;
-        loop variant 3 - i;
-     */
-    for (size_t i = 0; i < 3; i++) {
-        bad |= nsm_overlap_bytes(out[i], len[i], ap, np) |
-               nsm_overlap_bytes(out[i], len[i], pa[0], pa[1]) |
-               nsm_overlap_bytes(out[i], len[i], pa[2], pa[3]);
-    }
-    return bad != 0 ? 1 : 0;
-}
-
 /* Validation of the data: mu >= 0, finiteness, symmetry of M. */
 nsm_status nsm_impact_check_data(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                  const double *Jt, const double *mu, const double *vm)
@@ -393,13 +323,33 @@ nsm_status nsm_impact_check_data(size_t n, size_t m, size_t d, const double *M, 
     return NSM_OK;
 }
 
+/* The aliasing rule as one table: v_plus, Lambda, the work and *info (info is written last)
+   overlap neither each other nor an input, the policy and the arrays its kind reads included;
+   *opts, copied before any write, is checked against info alone. */
 int nsm_impact_aliased(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                        const double *Jt, const double *mu, const double *vm,
                        const nsm_impact_policy *pol, const nsm_impact_opts *opts, const double *vp,
                        const double *lam, const double *work, size_t need,
                        const nsm_impact_info *info)
 {
-    return any_alias(n, m, d, M, Jn, Jt, mu, vm, vp, lam, work, need) ||
-           info_alias(n, m, d, M, Jn, Jt, mu, vm, pol, opts, vp, lam, work, need, info) ||
-           pol_alias(n, m, d, pol, vp, lam, work, need);
+    /*@ assert n * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
+    const size_t b = sizeof(double);
+    const uintptr_t ai = (uintptr_t)info;
+    const size_t ni = sizeof(nsm_impact_info);
+    uintptr_t pa[4];
+    pol_arrays(n, m, pol, pa);
+    const nsm_span out[4] = {{(uintptr_t)vp, n * b},
+                             {(uintptr_t)lam, (d + 1) * m * b},
+                             {(uintptr_t)work, need * b},
+                             {ai, ni}};
+    const nsm_span in[8] = {{(uintptr_t)M, n * n * b},
+                            {(uintptr_t)Jn, m * n * b},
+                            {(uintptr_t)Jt, d * m * n * b},
+                            {(uintptr_t)mu, m * b},
+                            {(uintptr_t)vm, n * b},
+                            {(uintptr_t)pol, sizeof(nsm_impact_policy)},
+                            {pa[0], pa[1]},
+                            {pa[2], pa[3]}};
+    return nsm_spans_overlap(4, out, 8, in) ||
+           nsm_overlap_bytes(ai, ni, (uintptr_t)opts, opts != NULL ? sizeof *opts : 0);
 }

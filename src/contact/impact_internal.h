@@ -98,15 +98,11 @@ typedef struct impact_vecs {
 nsm_status nsm_impact_check_policy(size_t m, const nsm_impact_policy *pol,
                                    const nsm_impact_opts *opts);
 
-/* 1 if an output overlaps an input or another output, or info or an output overlaps the
-   policy or its array (sizes as validated; need = nsm_impact_work(n, m)). */
+/* 1 if an output (v_plus, Lambda, the work, *info) overlaps an input, the policy or its
+   arrays, or another output, or *info overlaps *opts (sizes as validated; need =
+   nsm_impact_work(n, m)). Only addresses are compared: nothing is read but *pol. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1));
-    requires \valid_read(Jt + (0 .. d * m * n - 1)) && \valid_read(mu + (0 .. m - 1));
-    requires \valid_read(vm + (0 .. n - 1));
-    requires \valid_read(vp + (0 .. n - 1)) && \valid_read(lam + (0 .. (d + 1) * m - 1));
-    requires \valid_read(work + (0 .. need - 1));
     requires \valid_read(pol);
     assigns \nothing;
     ensures \result == 0 || \result == 1;

@@ -310,17 +310,12 @@ static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold
     return NSM_OK;
 }
 
-/* 1 if v_plus (nv doubles) overlaps an input or the work (nw doubles) of nsm_outcome_set, or
-   the planes (np doubles) overlap v_plus or the work. */
+/* 1 if v_plus (nv doubles) or the work (nw doubles) of nsm_outcome_set overlaps the other
+   or an input (the planes, np doubles, included). Only addresses are compared. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
                    (d == 1 || d == 2);
     requires sizes: 1 <= nv <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= nw <= NSM_MAX_DIM * NSM_MAX_DIM &&
                     np <= 2 * NSM_OUTCOME_MAX_PLANES * NSM_MAX_DIM;
-    requires valid_planes: np == 0 || \valid_read(planes + (0 .. np - 1));
-    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
-                       \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
-                       \valid_read(v_minus + (0 .. n - 1));
-    requires valid_out: \valid_read(v_plus + (0 .. nv - 1)) && \valid_read(work + (0 .. nw - 1));
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
@@ -330,32 +325,17 @@ static int outcome_alias(size_t n, size_t m, size_t d, const double *M, const do
                          size_t np, const double *v_plus, size_t nv, const double *work,
                          size_t nw)
 {
-    return nsm_overlap(v_plus, nv, M, n * n) || nsm_overlap(v_plus, nv, Jn, m * n) ||
-           nsm_overlap(v_plus, nv, Jt, m * d * n) || nsm_overlap(v_plus, nv, mu, m) ||
-           nsm_overlap(v_plus, nv, v_minus, n) || nsm_overlap(v_plus, nv, work, nw) ||
-           nsm_overlap(planes, np, v_plus, nv) || nsm_overlap(planes, np, work, nw);
+    const size_t b = sizeof(double);
+    const nsm_span out[2] = {{(uintptr_t)v_plus, nv * b}, {(uintptr_t)work, nw * b}};
+    const nsm_span in[6] = {{(uintptr_t)M, n * n * b},      {(uintptr_t)Jn, m * n * b},
+                            {(uintptr_t)Jt, m * d * n * b}, {(uintptr_t)mu, m * b},
+                            {(uintptr_t)v_minus, n * b},    {(uintptr_t)planes, np * b}};
+    return nsm_spans_overlap(2, out, 6, in);
 }
 
-/* 1 if the byte range [a, a + na) overlaps status (ns bytes), kind (nk bytes), *nruns or
-   *accepted. */
-/*@ requires na <= 16 * NSM_MAX_DIM * NSM_MAX_DIM && ns <= 16 * NSM_MAX_DIM * NSM_MAX_DIM &&
-             nk <= 16 * NSM_MAX_DIM * NSM_MAX_DIM;
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int hits_meta(uintptr_t a, size_t na, uintptr_t status, size_t ns, uintptr_t kind,
-                     size_t nk, uintptr_t nruns, uintptr_t accepted)
-{
-    const size_t z = sizeof(size_t);
-    int hit = nsm_overlap_bytes(a, na, status, ns) | nsm_overlap_bytes(a, na, kind, nk) |
-              nsm_overlap_bytes(a, na, nruns, z) | nsm_overlap_bytes(a, na, accepted, z);
-    return hit != 0 ? 1 : 0;
-}
-
-/* 1 if status, kind (total entries each), *nruns or *accepted overlap each other, an input
-   (the planes, np doubles, included), v_plus (total·n doubles), the work (nw doubles) or
-   *opts, or if *opts overlaps v_plus or the work: they are written during and after the runs,
-   which read all of those. */
+/* 1 if v_plus (total·n doubles), the work (nw doubles), status, kind (total entries each),
+   *nruns or *accepted overlap each other, an input (the planes, np doubles, included) or
+   *opts: they are written during and after the runs, which read all of those. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
                    (d == 1 || d == 2);
     requires sizes: 1 <= total <= 1000000 && total * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
@@ -373,30 +353,21 @@ static int outcome_meta_alias(size_t n, size_t m, size_t d, const double *M, con
                               const size_t *accepted)
 {
     /*@ assert n * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
-    const size_t sd = sizeof(double);
-    const size_t ns = total * sizeof(nsm_status);
-    const size_t nk = total * sizeof(nsm_policy_kind);
-    const uintptr_t st = (uintptr_t)status;
-    const uintptr_t kd = (uintptr_t)kind;
-    const uintptr_t nr = (uintptr_t)nruns;
-    const uintptr_t ac = (uintptr_t)accepted;
-    const size_t z = sizeof(size_t);
-    const size_t no = opts != NULL ? sizeof *opts : 0;
-    int hit = hits_meta((uintptr_t)M, n * n * sd, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)Jn, m * n * sd, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)Jt, m * d * n * sd, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)mu, m * sd, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)v_minus, n * sd, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)planes, np * sd, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)v_plus, total * n * sd, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)work, nw * sd, st, ns, kd, nk, nr, ac) |
-              hits_meta((uintptr_t)opts, no, st, ns, kd, nk, nr, ac) |
-              nsm_overlap_bytes((uintptr_t)opts, no, (uintptr_t)v_plus, total * n * sd) |
-              nsm_overlap_bytes((uintptr_t)opts, no, (uintptr_t)work, nw * sd) |
-              nsm_overlap_bytes(st, ns, kd, nk) | nsm_overlap_bytes(st, ns, nr, z) |
-              nsm_overlap_bytes(st, ns, ac, z) | nsm_overlap_bytes(kd, nk, nr, z) |
-              nsm_overlap_bytes(kd, nk, ac, z) | nsm_overlap_bytes(nr, z, ac, z);
-    return hit != 0 ? 1 : 0;
+    const size_t b = sizeof(double);
+    const nsm_span out[6] = {{(uintptr_t)v_plus, total * n * b},
+                             {(uintptr_t)work, nw * b},
+                             {(uintptr_t)status, total * sizeof(nsm_status)},
+                             {(uintptr_t)kind, total * sizeof(nsm_policy_kind)},
+                             {(uintptr_t)nruns, sizeof(size_t)},
+                             {(uintptr_t)accepted, sizeof(size_t)}};
+    const nsm_span in[7] = {{(uintptr_t)M, n * n * b},
+                            {(uintptr_t)Jn, m * n * b},
+                            {(uintptr_t)Jt, m * d * n * b},
+                            {(uintptr_t)mu, m * b},
+                            {(uintptr_t)v_minus, n * b},
+                            {(uintptr_t)planes, np * b},
+                            {(uintptr_t)opts, opts != NULL ? sizeof *opts : 0}};
+    return nsm_spans_overlap(6, out, 7, in);
 }
 
 /* Argument validation of nsm_outcome_set (everything but the runs). */
@@ -576,17 +547,11 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsam
         r >= nsm_outcome_count(m, nsamples)) {
         return NSM_ERR_ARG;
     }
-    const uintptr_t o = (uintptr_t)order;
-    const uintptr_t q = (uintptr_t)ratios;
-    const uintptr_t d = (uintptr_t)dir;
-    const uintptr_t p = (uintptr_t)pol;
-    const size_t no = m * sizeof(size_t);
-    const size_t nq = m * sizeof(double);
-    const size_t nd = 3 * m * sizeof(double);
-    const size_t np = sizeof *pol;
-    if (nsm_overlap_bytes(o, no, q, nq) | nsm_overlap_bytes(o, no, d, nd) |
-        nsm_overlap_bytes(o, no, p, np) | nsm_overlap_bytes(q, nq, d, nd) |
-        nsm_overlap_bytes(q, nq, p, np) | nsm_overlap_bytes(d, nd, p, np)) {
+    const nsm_span out[4] = {{(uintptr_t)order, m * sizeof(size_t)},
+                             {(uintptr_t)ratios, m * sizeof(double)},
+                             {(uintptr_t)dir, 3 * m * sizeof(double)},
+                             {(uintptr_t)pol, sizeof *pol}};
+    if (nsm_spans_overlap(4, out, 0, NULL)) {
         return NSM_ERR_ALIAS;
     }
     outcome_policy_of(m, r, n_orders(m), seed, hold, extremal_hold(opts), order, ratios, dir,

@@ -14,31 +14,21 @@ size_t nsm_proj_actuation_work(size_t n, size_t k)
 }
 
 /* 1 if Γ, R (lr entries, 0 when absent) and the workspace (need entries) overlap each other
-   or the inputs P and B. */
+   or the inputs P and B. Only addresses are compared. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= k <= NSM_MAX_DIM;
-    requires lens: lr == 0 || lr == n*n;
-    requires valid: \valid_read(P + (0 .. n*n - 1)) && \valid_read(B + (0 .. n*k - 1)) &&
-                    \valid_read(Gamma + (0 .. n*k - 1)) &&
-                    (lr == 0 || \valid_read(R + (0 .. lr - 1))) &&
-                    (need == 0 || \valid_read(work + (0 .. need - 1)));
+    requires lens: (lr == 0 || lr == n*n) && need <= 16 * NSM_MAX_DIM * NSM_MAX_DIM;
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
 static int act_alias(size_t n, size_t k, const double *P, const double *B, const double *Gamma,
                      const double *R, size_t lr, const double *work, size_t need)
 {
-    size_t nn = n * n;
-    size_t nk = n * k;
-    int bad = nsm_proj_i_overlap(Gamma, nk, P, nn);
-    bad |= nsm_proj_i_overlap(Gamma, nk, B, nk);
-    bad |= nsm_proj_i_overlap(Gamma, nk, R, lr);
-    bad |= nsm_proj_i_overlap(R, lr, P, nn);
-    bad |= nsm_proj_i_overlap(R, lr, B, nk);
-    bad |= nsm_proj_i_overlap(P, nn, work, need);
-    bad |= nsm_proj_i_overlap(B, nk, work, need);
-    bad |= nsm_proj_i_overlap(Gamma, nk, work, need);
-    bad |= nsm_proj_i_overlap(R, lr, work, need);
-    return bad != 0 ? 1 : 0;
+    const size_t b = sizeof(double);
+    const nsm_span out[3] = {{(uintptr_t)Gamma, n * k * b},
+                             {(uintptr_t)R, lr * b},
+                             {(uintptr_t)work, need * b}};
+    const nsm_span in[2] = {{(uintptr_t)P, n * n * b}, {(uintptr_t)B, n * k * b}};
+    return nsm_spans_overlap(3, out, 2, in);
 }
 
 nsm_status nsm_proj_actuation(size_t n, size_t k, size_t r, const double *P, const double *B,
@@ -237,38 +227,6 @@ static void nsm_proj_i_xi_from_p(size_t n, const double *P, double *eta)
     }
 }
 
-/* 1 if the output block [o, o + no) overlaps an input of nsm_proj_control (lengths of the
-   optional inputs are 0 when absent) or its workspace. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && no <= NSM_MAX_DIM * NSM_MAX_DIM &&
-                   lr <= NSM_MAX_DIM * NSM_MAX_DIM && lg <= NSM_MAX_DIM * NSM_MAX_DIM &&
-                   lx <= NSM_MAX_DIM;
-    requires valid_o: no == 0 || \valid_read(o + (0 .. no - 1));
-    requires valid_in: \valid_read(P + (0 .. n*n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
-                       \valid_read(q + (0 .. n - 1)) && \valid_read(qs + (0 .. n - 1)) &&
-                       \valid_read(qd + (0 .. n - 1)) && \valid_read(work + (0 .. 2*n - 1));
-    requires valid_opt: (lr == 0 || \valid_read(R + (0 .. lr - 1))) &&
-                        (lg == 0 || \valid_read(G + (0 .. lg - 1))) &&
-                        (lx == 0 || \valid_read(xi + (0 .. lx - 1)));
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int out_hits(const double *o, size_t no, size_t n, size_t lr, size_t lg, size_t lx,
-                    const double *P, const double *R, const double *G, const double *fg,
-                    const double *q, const double *qs, const double *qd, const double *xi,
-                    const double *work)
-{
-    int bad = nsm_proj_i_overlap(o, no, P, n * n);
-    bad |= nsm_proj_i_overlap(o, no, R, lr);
-    bad |= nsm_proj_i_overlap(o, no, G, lg);
-    bad |= nsm_proj_i_overlap(o, no, fg, n);
-    bad |= nsm_proj_i_overlap(o, no, q, n);
-    bad |= nsm_proj_i_overlap(o, no, qs, n);
-    bad |= nsm_proj_i_overlap(o, no, qd, n);
-    bad |= nsm_proj_i_overlap(o, no, xi, lx);
-    bad |= nsm_proj_i_overlap(o, no, work, 2u * n);
-    return bad != 0 ? 1 : 0;
-}
-
 /* nsm_unit for nsm_proj_control, with a contract that restates only what the caller uses (the
    status set and the case). In nsm_unit's ball_zero clause (u[i] == 0) the array read is the
    havoc of the call, and WP 25 prints the 0 as an integer in the Why3 task ("Type mismatch
@@ -296,20 +254,12 @@ static nsm_status nsm_proj_i_unit(size_t n, const double *v, double ztol, nsm_un
     return NSM_ERR_ARG;
 }
 
-/* 1 if an output (f, u) overlaps an input, the other output or the workspace, or the
-   workspace (its first 2n entries) overlaps an input; lr, lg, lx, lf and lu are the lengths
-   of R, Γ, ξ, f and u (0 when absent). */
+/* 1 if an output (f, u) or the workspace (its first 2n entries) overlaps an input or
+   another of them; lr, lg, lx, lf and lu are the lengths of R, Γ, ξ, f and u (0 when absent).
+   Only addresses are compared. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && k <= NSM_MAX_DIM;
     requires lens: lr <= NSM_MAX_DIM * NSM_MAX_DIM && lg <= NSM_MAX_DIM * NSM_MAX_DIM &&
                    lx <= n && lf <= n && lu <= k;
-    requires valid_in: \valid_read(P + (0 .. n*n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
-                       \valid_read(q + (0 .. n - 1)) && \valid_read(qstar + (0 .. n - 1)) &&
-                       \valid_read(qd + (0 .. n - 1)) && \valid_read(work + (0 .. 2*n - 1));
-    requires valid_opt: (lr == 0 || \valid_read(R + (0 .. lr - 1))) &&
-                        (lg == 0 || \valid_read(Gamma + (0 .. lg - 1))) &&
-                        (lx == 0 || \valid_read(xi + (0 .. lx - 1))) &&
-                        (lf == 0 || \valid_read(f + (0 .. lf - 1))) &&
-                        (lu == 0 || \valid_read(u + (0 .. lu - 1)));
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
@@ -320,19 +270,15 @@ static int control_alias(size_t n, size_t k, const double *P, const double *R,
                          size_t lg, size_t lx, size_t lf, size_t lu)
 {
     (void)k; /* bounds lu in the contract only */
-    size_t nn = n * n;
-    int bad = out_hits(f, lf, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
-    bad |= out_hits(u, lu, n, lr, lg, lx, P, R, Gamma, fg, q, qstar, qd, xi, work);
-    bad |= nsm_proj_i_overlap(f, lf, u, lu);
-    bad |= nsm_proj_i_overlap(P, nn, work, 2u * n);
-    bad |= nsm_proj_i_overlap(R, lr, work, 2u * n);
-    bad |= nsm_proj_i_overlap(Gamma, lg, work, 2u * n);
-    bad |= nsm_proj_i_overlap(fg, n, work, 2u * n);
-    bad |= nsm_proj_i_overlap(q, n, work, 2u * n);
-    bad |= nsm_proj_i_overlap(qstar, n, work, 2u * n);
-    bad |= nsm_proj_i_overlap(qd, n, work, 2u * n);
-    bad |= nsm_proj_i_overlap(xi, lx, work, 2u * n);
-    return bad != 0 ? 1 : 0;
+    const size_t b = sizeof(double);
+    const nsm_span out[3] = {{(uintptr_t)f, lf * b},
+                             {(uintptr_t)u, lu * b},
+                             {(uintptr_t)work, 2u * n * b}};
+    const nsm_span in[8] = {{(uintptr_t)P, n * n * b}, {(uintptr_t)R, lr * b},
+                            {(uintptr_t)Gamma, lg * b}, {(uintptr_t)fg, n * b},
+                            {(uintptr_t)q, n * b},      {(uintptr_t)qstar, n * b},
+                            {(uintptr_t)qd, n * b},     {(uintptr_t)xi, lx * b}};
+    return nsm_spans_overlap(3, out, 8, in);
 }
 
 /* The value checks of nsm_proj_control on non-null arguments of valid size, in the order of

@@ -26,122 +26,31 @@ size_t nsm_proj_dynamics_work(size_t n, size_t m)
     return w + own;
 }
 
-/* 1 if the output block [o, o + no) overlaps one of the inputs of nsm_proj_dynamics
-   (A and Adot have la doubles, 0 when absent). Branch-free accumulation keeps the
-   verification conditions small. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && no <= NSM_MAX_DIM * NSM_MAX_DIM &&
-                   la <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires valid_o: no == 0 || \valid_read(o + (0 .. no - 1));
-    requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
-                      \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
-                      \valid_read(qd + (0 .. n - 1));
-    requires valid_a: la == 0 || (\valid_read(A + (0 .. la - 1)) &&
-                                  \valid_read(Adot + (0 .. la - 1)));
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int hits_inputs(const double *o, size_t no, size_t n, size_t la, const double *M,
-                       const double *C, const double *A, const double *Adot, const double *f,
-                       const double *fg, const double *qd)
-{
-    size_t nn = n * n;
-    int bad = nsm_proj_i_overlap(o, no, M, nn);
-    bad |= nsm_proj_i_overlap(o, no, C, nn);
-    bad |= nsm_proj_i_overlap(o, no, A, la);
-    bad |= nsm_proj_i_overlap(o, no, Adot, la);
-    bad |= nsm_proj_i_overlap(o, no, f, n);
-    bad |= nsm_proj_i_overlap(o, no, fg, n);
-    bad |= nsm_proj_i_overlap(o, no, qd, n);
-    return bad != 0 ? 1 : 0;
-}
-
-/* 1 if the bytes of *info overlap the doubles [a, a + na) (integer address comparison, as in
-   nsm_overlap). */
-/*@ assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int info_hit(const nsm_proj_info *info, const double *a, size_t na)
-{
-    if (na == 0u) {
-        return 0;
-    }
-    uintptr_t i0 = (uintptr_t)info;
-    uintptr_t a0 = (uintptr_t)a;
-    if (i0 <= a0) {
-        return a0 - i0 < sizeof(nsm_proj_info) ? 1 : 0;
-    }
-    return (i0 - a0) / sizeof(double) < na ? 1 : 0;
-}
-
-/* 1 if info overlaps an input, an output or the used workspace (it is written last, so an
-   overlap would overwrite a result already computed). Lengths 0 for absent arrays. */
+/* 1 if an output (q̈, f_c, P, M̄: lengths 0 when absent), the used workspace [work, work +
+   need) or *info (written last) overlaps an input or another of them. Only addresses are
+   compared. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
-    requires lens: (lfc == 0 || lfc == n) && (lp == 0 || lp == n*n) && (lmb == 0 || lmb == n*n);
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int dyn_info_alias(size_t n, size_t m, const double *M, const double *C,
-                          const double *A, const double *Adot, const double *f,
-                          const double *fg, const double *qd, const double *qdd,
-                          const double *fc, size_t lfc, const double *P, size_t lp,
-                          const double *Mbar, size_t lmb, const double *work, size_t need,
-                          const nsm_proj_info *info)
-{
-    size_t nn = n * n;
-    size_t la = n * m;
-    int bad = info_hit(info, M, nn) | info_hit(info, C, nn) | info_hit(info, A, la) |
-              info_hit(info, Adot, la) | info_hit(info, f, n) | info_hit(info, fg, n) |
-              info_hit(info, qd, n) | info_hit(info, qdd, n) | info_hit(info, fc, lfc) |
-              info_hit(info, P, lp) | info_hit(info, Mbar, lmb) | info_hit(info, work, need);
-    return bad != 0 ? 1 : 0;
-}
-
-/* 1 if outputs overlap inputs, the used workspace [work, work + need) or each other.
-   Optional outputs have length 0 when absent. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
-    requires lens: (lfc == 0 || lfc == n) && (lp == 0 || lp == n*n) && (lmb == 0 || lmb == n*n);
-    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1)) &&
-                       \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
-                       \valid_read(qd + (0 .. n - 1));
-    requires valid_a: m == 0 || (\valid_read(A + (0 .. n*m - 1)) &&
-                                 \valid_read(Adot + (0 .. n*m - 1)));
-    requires valid_out: \valid_read(qdd + (0 .. n - 1)) &&
-                        (lfc == 0 || \valid_read(fc + (0 .. lfc - 1))) &&
-                        (lp == 0 || \valid_read(P + (0 .. lp - 1))) &&
-                        (lmb == 0 || \valid_read(Mbar + (0 .. lmb - 1)));
-    requires valid_work: need == 0 || \valid_read(work + (0 .. need - 1));
+    requires lens: (lfc == 0 || lfc == n) && (lp == 0 || lp == n*n) && (lmb == 0 || lmb == n*n) &&
+                   need <= 16 * NSM_MAX_DIM * NSM_MAX_DIM;
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
 static int dyn_alias(size_t n, size_t m, const double *M, const double *C, const double *A,
                      const double *Adot, const double *f, const double *fg, const double *qd,
                      const double *qdd, const double *fc, size_t lfc, const double *P, size_t lp,
-                     const double *Mbar, size_t lmb, const double *work, size_t need)
+                     const double *Mbar, size_t lmb, const double *work, size_t need,
+                     const nsm_proj_info *info)
 {
-    size_t nn = n * n;
-    size_t la = n * m;
-    int bad = hits_inputs(qdd, n, n, la, M, C, A, Adot, f, fg, qd);
-    bad |= hits_inputs(fc, lfc, n, la, M, C, A, Adot, f, fg, qd);
-    bad |= hits_inputs(P, lp, n, la, M, C, A, Adot, f, fg, qd);
-    bad |= hits_inputs(Mbar, lmb, n, la, M, C, A, Adot, f, fg, qd);
-    bad |= nsm_proj_i_overlap(M, nn, work, need);
-    bad |= nsm_proj_i_overlap(C, nn, work, need);
-    bad |= nsm_proj_i_overlap(A, la, work, need);
-    bad |= nsm_proj_i_overlap(Adot, la, work, need);
-    bad |= nsm_proj_i_overlap(f, n, work, need);
-    bad |= nsm_proj_i_overlap(fg, n, work, need);
-    bad |= nsm_proj_i_overlap(qd, n, work, need);
-    bad |= nsm_proj_i_overlap(qdd, n, work, need);
-    bad |= nsm_proj_i_overlap(fc, lfc, work, need);
-    bad |= nsm_proj_i_overlap(P, lp, work, need);
-    bad |= nsm_proj_i_overlap(Mbar, lmb, work, need);
-    bad |= nsm_proj_i_overlap(qdd, n, fc, lfc);
-    bad |= nsm_proj_i_overlap(qdd, n, P, lp);
-    bad |= nsm_proj_i_overlap(qdd, n, Mbar, lmb);
-    bad |= nsm_proj_i_overlap(fc, lfc, P, lp);
-    bad |= nsm_proj_i_overlap(fc, lfc, Mbar, lmb);
-    bad |= nsm_proj_i_overlap(P, lp, Mbar, lmb);
-    return bad != 0 ? 1 : 0;
+    const size_t b = sizeof(double);
+    const size_t nn = n * n * b;
+    const size_t la = n * m * b;
+    const nsm_span out[6] = {{(uintptr_t)qdd, n * b},     {(uintptr_t)fc, lfc * b},
+                             {(uintptr_t)P, lp * b},      {(uintptr_t)Mbar, lmb * b},
+                             {(uintptr_t)work, need * b}, {(uintptr_t)info, sizeof *info}};
+    const nsm_span in[7] = {{(uintptr_t)M, nn},   {(uintptr_t)C, nn},  {(uintptr_t)A, la},
+                            {(uintptr_t)Adot, la}, {(uintptr_t)f, n * b}, {(uintptr_t)fg, n * b},
+                            {(uintptr_t)qd, n * b}};
+    return nsm_spans_overlap(6, out, 7, in);
 }
 
 /* 1 if every input of nsm_proj_dynamics is finite. */
@@ -435,9 +344,8 @@ static nsm_status dyn_check(size_t n, size_t m, const double *M, const double *C
     size_t lfc = fc != NULL ? n : 0u;
     size_t lp = P != NULL ? nn : 0u;
     size_t lmb = Mbar != NULL ? nn : 0u;
-    if (dyn_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, lfc, P, lp, Mbar, lmb, work, need) ||
-        dyn_info_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, lfc, P, lp, Mbar, lmb, work,
-                       need, info)) {
+    if (dyn_alias(n, m, M, C, A, Adot, f, fg, qd, qdd, fc, lfc, P, lp, Mbar, lmb, work, need,
+                  info)) {
         return NSM_ERR_ALIAS;
     }
     if (!dyn_finite(n, m, M, C, A, Adot, f, fg, qd)) {
