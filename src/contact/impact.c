@@ -530,6 +530,53 @@ static nsm_status impact_run(size_t n, size_t m, size_t d, const double *M, cons
     return rs;
 }
 
+/* The fields of *inf known before the run: no steps yet (s, steps, forced, step_cap 0),
+   terminated, both energies that of v-, and check_tol = max(ntol, vtol (1 + max_c |u_n,c|)).
+   Returns 0 when the energy or the tolerance is not finite. tmp (n) is scratch. */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(M + (0 .. n * n - 1)) && \valid_read(vm + (0 .. n - 1)) &&
+             \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(opts);
+    requires \valid(tmp + (0 .. n - 1)) && \valid(inf) && \separated(inf, tmp + (0 .. n - 1));
+    assigns tmp[0 .. n - 1], *inf;
+    ensures \result == 0 || \result == 1;
+    ensures start: inf->s == 0 && inf->steps == 0 && inf->step_cap == 0;
+ */
+static int impact_start(size_t n, size_t m, const double *M, const double *vm, const double *u,
+                        const nsm_impact_opts *opts, double *tmp, nsm_impact_info *inf)
+{
+    inf->s = 0.0;
+    inf->steps = 0;
+    inf->forced = 0;
+    inf->step_cap = 0;
+    inf->terminated = 1;
+    inf->energy_minus = energy(n, M, vm, tmp);
+    inf->energy_plus = inf->energy_minus;
+    double ct = opts->vtol * (1.0 + max_abs_normal(m, u));
+    inf->check_tol = ct > opts->ntol ? ct : opts->ntol;
+    const double e[2] = {inf->energy_minus, inf->check_tol};
+    return nsm_all_finite(2, e);
+}
+
+/* Nothing penetrates: v+ = v-, Λ = 0 (lam, 3m), no bound (bound 0). */
+/*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(vm + (0 .. n - 1)) && \valid(vp + (0 .. n - 1)) &&
+             \valid(lam + (0 .. 3 * m - 1)) && \valid(inf);
+    requires \separated(inf, vp + (0 .. n - 1)) && \separated(inf, lam + (0 .. 3 * m - 1));
+    assigns vp[0 .. n - 1], lam[0 .. 3 * m - 1], inf->bound, inf->gamma_lb, inf->fw_gap,
+            inf->has_bound;
+    ensures inf->bound == 0 && inf->has_bound == 0;
+ */
+static void impact_at_rest(size_t n, size_t m, const double *vm, double *vp, double *lam,
+                           nsm_impact_info *inf)
+{
+    inf->bound = 0.0;
+    inf->gamma_lb = 0.0;
+    inf->fw_gap = 0.0;
+    inf->has_bound = 0;
+    zero_vec(3 * m, lam);
+    copy_vec(n, vm, vp);
+}
+
 /* Everything after impact_prepare: the bound, the integration, v+ and the final check. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
@@ -569,30 +616,14 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     carve_vecs(m, u, &v);
     double *tmp = v.wraw + m;
     nsm_impact_info inf;
-    inf.s = 0.0;
-    inf.steps = 0;
-    inf.forced = 0;
-    inf.step_cap = 0;
-    inf.terminated = 1;
-    inf.energy_minus = energy(n, M, vm, tmp);
-    inf.energy_plus = inf.energy_minus;
-    double ct = opts->vtol * (1.0 + max_abs_normal(m, u));
-    inf.check_tol = ct > opts->ntol ? ct : opts->ntol;
-    const double e[2] = {inf.energy_minus, inf.check_tol};
-    if (!nsm_all_finite(2, e)) {
+    if (!impact_start(n, m, M, vm, u, opts, tmp, &inf)) {
         return NSM_ERR_OVERFLOW; /* the bound (energy) or the final check has no meaning */
     }
     nsm_status rs = NSM_OK;
     int wedge = 0;
     int trivial = nsm_impact_count_pen(m, u, opts->ntol) == 0;
     if (trivial) {
-        /* nothing penetrates: v+ = v-, Λ = 0, s = 0 */
-        inf.bound = 0.0;
-        inf.gamma_lb = 0.0;
-        inf.fw_gap = 0.0;
-        inf.has_bound = 0;
-        zero_vec(K, v.lam);
-        copy_vec(n, vm, vp);
+        impact_at_rest(n, m, vm, vp, v.lam, &inf);
     } else {
         rs = impact_run(n, m, d, M, mu, vm, pol, opts, W, X, &v, vp, tmp, &inf, &wedge);
     }

@@ -73,6 +73,68 @@ static void fw_vertex(size_t m, size_t d, const double *mu, const double *g, dou
     sv[3 * best + 2] = 1.0;
 }
 
+/* One Frank–Wolfe linearisation at Λ = lam: g = W Λ (half the gradient), *fval = Λ^T W Λ, sv
+   the slice vertex minimising g·Λ; returns the duality gap 2 (f - sv·g). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(W + (0 .. 9 * m * m - 1));
+    requires \valid_read(lam + (0 .. 3 * m - 1));
+    requires \valid(g + (0 .. 3 * m - 1)) && \valid(sv + (0 .. 3 * m - 1)) && \valid(fval);
+    requires \separated(g + (0 .. 3 * m - 1), sv + (0 .. 3 * m - 1), fval);
+    assigns g[0 .. 3 * m - 1], sv[0 .. 3 * m - 1], *fval;
+ */
+static double fw_gap(size_t m, size_t d, const double *mu, const double *W, const double *lam,
+                     double *g, double *sv, double *fval)
+{
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
+    matvec(K, K, W, lam, g);
+    double f = dot(K, lam, g);
+    *fval = f;
+    fw_vertex(m, d, mu, g, sv);
+    return 2.0 * (f - dot(K, sv, g));
+}
+
+/* The exact line search from Λ = lam towards the vertex sv (g = W Λ): Λ += t (sv - Λ), t in
+   [0, 1]; dv and sv are scratch. Returns 0, Λ unchanged, when W is not positive along the
+   direction (no progress possible). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(g + (0 .. 3 * m - 1));
+    requires \valid(lam + (0 .. 3 * m - 1)) && \valid(sv + (0 .. 3 * m - 1)) &&
+             \valid(dv + (0 .. 3 * m - 1));
+    requires \separated(lam + (0 .. 3 * m - 1), sv + (0 .. 3 * m - 1), dv + (0 .. 3 * m - 1));
+    assigns lam[0 .. 3 * m - 1], sv[0 .. 3 * m - 1], dv[0 .. 3 * m - 1];
+    ensures \result == 0 || \result == 1;
+ */
+static int fw_move(size_t m, const double *W, const double *g, double *lam, double *sv,
+                   double *dv)
+{
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
+    /*@ loop invariant 0 <= i <= K;
+        loop assigns i, dv[0 .. K - 1];
+        loop variant K - i;
+     */
+    for (size_t i = 0; i < K; i++) {
+        dv[i] = sv[i] - lam[i];
+    }
+    matvec(K, K, W, dv, sv); /* sv = W dv */
+    double dd = dot(K, dv, sv);
+    double gd = dot(K, g, dv);
+    if (!(dd > 0.0)) {
+        return 0;
+    }
+    double t = -gd / dd;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    /*@ loop invariant 0 <= i <= K;
+        loop assigns i, lam[0 .. K - 1];
+        loop variant K - i;
+     */
+    for (size_t i = 0; i < K; i++) {
+        lam[i] += t * dv[i];
+    }
+    return 1;
+}
+
 /*
  * Frank–Wolfe on f(Λ) = Λ^T W Λ over the slice, from the vertex (0, 0, 1) of contact 0, with
  * exact line search. Returns the best certified lower bound max_k (f(Λ_k) - gap_k) (may be
@@ -84,10 +146,8 @@ static void fw_vertex(size_t m, size_t d, const double *mu, const double *g, dou
     requires \valid(lam + (0 .. 3 * m - 1)) && \valid(g + (0 .. 3 * m - 1));
     requires \valid(sv + (0 .. 3 * m - 1)) && \valid(dv + (0 .. 3 * m - 1));
     requires \valid(gap) && \valid(fval) && \separated(gap, fval);
-    requires \separated(gap, lam + (0 .. 3 * m - 1), g + (0 .. 3 * m - 1), sv + (0 .. 3 * m - 1),
-                        dv + (0 .. 3 * m - 1));
-    requires \separated(fval, lam + (0 .. 3 * m - 1), g + (0 .. 3 * m - 1),
-                        sv + (0 .. 3 * m - 1), dv + (0 .. 3 * m - 1));
+    requires \separated(lam + (0 .. 3 * m - 1), g + (0 .. 3 * m - 1), sv + (0 .. 3 * m - 1),
+                        dv + (0 .. 3 * m - 1), gap, fval);
     assigns lam[0 .. 3 * m - 1], g[0 .. 3 * m - 1], sv[0 .. 3 * m - 1], dv[0 .. 3 * m - 1], *gap,
             *fval;
  */
@@ -95,9 +155,7 @@ static double fw_lower(size_t m, size_t d, const double *mu, const double *W, si
                        double wedge_tol, double *lam, double *g, double *sv, double *dv,
                        double *gap, double *fval)
 {
-    size_t K = 3 * m;
-    /*@ assert K * K == 9 * m * m; */
-    zero_vec(K, lam);
+    zero_vec(3 * m, lam);
     lam[2] = 1.0;
     double lb = -1.0;
     *gap = 0.0;
@@ -110,8 +168,8 @@ static double fw_lower(size_t m, size_t d, const double *mu, const double *W, si
     double gap_mark = -1.0;
     /*@ loop invariant 0 <= k <= total;
         loop invariant 1 <= next;
-        loop assigns k, lb, next, gap_mark, lam[0 .. K - 1], g[0 .. K - 1], sv[0 .. K - 1],
-                     dv[0 .. K - 1], *gap, *fval;
+        loop assigns k, lb, next, gap_mark, lam[0 .. 3 * m - 1], g[0 .. 3 * m - 1],
+                     sv[0 .. 3 * m - 1], dv[0 .. 3 * m - 1], *gap, *fval;
         loop variant total - k;
      */
     for (size_t k = 0; k < total; k++) {
@@ -124,11 +182,8 @@ static double fw_lower(size_t m, size_t d, const double *mu, const double *W, si
             gap_mark = *gap;
             next = next <= total / 2 ? 2 * next : total;
         }
-        matvec(K, K, W, lam, g); /* g = W Λ: gradient / 2 */
-        double f = dot(K, lam, g);
-        *fval = f;
-        fw_vertex(m, d, mu, g, sv);
-        double gp = 2.0 * (f - dot(K, sv, g));
+        double gp = fw_gap(m, d, mu, W, lam, g, sv, fval);
+        double f = *fval;
         *gap = gp;
         if (f - gp > lb) {
             lb = f - gp;
@@ -139,27 +194,8 @@ static double fw_lower(size_t m, size_t d, const double *mu, const double *W, si
         if (f <= wedge_tol) {
             break; /* a point of the slice with |J^T Λ| ~ 0: the contacts may wedge */
         }
-        /*@ loop invariant 0 <= i <= K;
-            loop assigns i, dv[0 .. K - 1];
-            loop variant K - i;
-         */
-        for (size_t i = 0; i < K; i++) {
-            dv[i] = sv[i] - lam[i];
-        }
-        matvec(K, K, W, dv, sv); /* sv = W dv */
-        double dd = dot(K, dv, sv);
-        double gd = dot(K, g, dv);
-        if (!(dd > 0.0)) {
+        if (!fw_move(m, W, g, lam, sv, dv)) {
             break;
-        }
-        double t = -gd / dd;
-        t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
-        /*@ loop invariant 0 <= i <= K;
-            loop assigns i, lam[0 .. K - 1];
-            loop variant K - i;
-         */
-        for (size_t i = 0; i < K; i++) {
-            lam[i] += t * dv[i];
         }
     }
     return lb;
@@ -195,53 +231,69 @@ static double fallback_scale(size_t m, const double *W, const double *u, double 
     return sref;
 }
 
+/* [I] Lemma 2, docs/math.md (I5), for one planar contact, on the (t, n) block of W: sets
+   inf->bound and inf->has_bound when the bound exists and is positive. */
+/*@ requires \valid_read(W + (0 .. 8)) && \valid_read(u + (0 .. 2)) && \valid(inf);
+    assigns inf->bound, inf->has_bound;
+ */
+static void routh_bound1(const double *W, const double *u, double mu0, nsm_impact_info *inf)
+{
+    double W2[4] = {W[0], W[2], W[6], W[8]};
+    double u2[2] = {u[0], u[2]};
+    double b1 = 0.0;
+    if (nsm_routh_bound(W2, u2, mu0, &b1) == NSM_OK && b1 > 0.0) {
+        inf->bound = b1;
+        inf->has_bound = 1;
+    }
+}
+
+/* The Frank–Wolfe certificate (I6): inf->fw_gap, and inf->gamma_lb, inf->bound,
+   inf->has_bound when gamma > 0 is certified (inf->energy_minus is read); *wedge = 1 when
+   gamma = 0 to tolerance. fw (12m) is scratch. */
+/*@ requires dims: 1 <= m && 3 * m <= NSM_MAX_DIM && 1 <= iters <= 1000000;
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(W + (0 .. 9 * m * m - 1));
+    requires \valid(fw + (0 .. 12 * m - 1)) && \valid(inf) && \valid(wedge);
+    requires \separated(inf, wedge, fw + (0 .. 12 * m - 1));
+    assigns fw[0 .. 12 * m - 1], inf->fw_gap, inf->gamma_lb, inf->bound, inf->has_bound, *wedge;
+    ensures wedge: *wedge == 0 || *wedge == 1;
+ */
+static void fw_bound(size_t m, size_t d, const double *mu, size_t iters, const double *W,
+                     double *fw, nsm_impact_info *inf, int *wedge)
+{
+    size_t K = 3 * m;
+    double gap = 0.0;
+    double fval = 0.0;
+    double wtol = NSM_WEDGE_RTOL * max_normal_diag(m, W);
+    double lb = fw_lower(m, d, mu, W, iters, wtol, fw, fw + K, fw + 2 * K, fw + 3 * K, &gap,
+                         &fval);
+    inf->fw_gap = gap;
+    *wedge = !(lb > 0.0) && fval <= wtol;
+    if (lb > 0.0 && inf->energy_minus >= 0.0) {
+        double g = sqrt(lb) * (1.0 - NSM_BOUND_RTOL);
+        double b = 2.0 * sqrt(2.0 * inf->energy_minus) / g * (1.0 + NSM_BOUND_RTOL);
+        if (b > 0.0) {
+            inf->gamma_lb = g;
+            inf->bound = b;
+            inf->has_bound = 1;
+        }
+    }
+}
+
 /* The a priori bound, the step and the cap (fields bound, gamma_lb, fw_gap, has_bound,
    step_cap of *inf); returns h. */
 double nsm_impact_bound(size_t m, size_t d, const double *mu, const nsm_impact_opts *opts,
                         const double *W, const double *u, double *fw, nsm_impact_info *inf,
                         int *wedge)
 {
-    size_t K = 3 * m;
-    double *f1 = fw;
-    double *f2 = fw + K;
-    double *f3 = fw + 2 * K;
-    double *f4 = fw + 3 * K;
     inf->bound = 0.0;
     inf->gamma_lb = 0.0;
     inf->fw_gap = 0.0;
     inf->has_bound = 0;
     *wedge = 0;
     if (m == 1 && d == 1) {
-        /* [I] Lemma 2, docs/math.md (I5), on the (t, n) block of W */
-        double W2[4];
-        double u2[2];
-        W2[0] = W[0];
-        W2[1] = W[2];
-        W2[2] = W[6];
-        W2[3] = W[8];
-        u2[0] = u[0];
-        u2[1] = u[2];
-        double b1 = 0.0;
-        if (nsm_routh_bound(W2, u2, mu[0], &b1) == NSM_OK && b1 > 0.0) {
-            inf->bound = b1;
-            inf->has_bound = 1;
-        }
+        routh_bound1(W, u, mu[0], inf);
     } else {
-        double gap = 0.0;
-        double fval = 0.0;
-        double wtol = NSM_WEDGE_RTOL * max_normal_diag(m, W);
-        double lb = fw_lower(m, d, mu, W, opts->fw_iters, wtol, f1, f2, f3, f4, &gap, &fval);
-        inf->fw_gap = gap;
-        *wedge = !(lb > 0.0) && fval <= wtol;
-        if (lb > 0.0 && inf->energy_minus >= 0.0) {
-            double g = sqrt(lb) * (1.0 - NSM_BOUND_RTOL);
-            double b = 2.0 * sqrt(2.0 * inf->energy_minus) / g * (1.0 + NSM_BOUND_RTOL);
-            if (b > 0.0) {
-                inf->gamma_lb = g;
-                inf->bound = b;
-                inf->has_bound = 1;
-            }
-        }
+        fw_bound(m, d, mu, opts->fw_iters, W, fw, inf, wedge);
     }
     double h;
     if (inf->has_bound && inf->bound > 0.0) {

@@ -162,57 +162,73 @@ size_t nsm_impact_count_pen(size_t m, const double *u, double ntol)
     return k;
 }
 
-/*
- * Weights w (m, sum 1 over penetrating contacts, 0 elsewhere) by the policy. Requires at least
- * one penetrating contact. For SAMPLED, w keeps its previous raw draws in wraw between redraws.
+/* Sequential: keeps the acting contact while it penetrates, otherwise the first penetrating
+   contact of the order acts (ps->cur = m when none does). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(pol) && \valid_read(pol->order + (0 .. m - 1));
+    requires \valid(ps) && \valid_read(u + (0 .. 3 * m - 1));
+    assigns ps->cur;
+    ensures ps->cur <= m;
  */
-void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps, const double *u,
-                        double ntol, double *w, double *wraw)
+static void sequential_pick(size_t m, const nsm_impact_policy *pol, policy_state *ps,
+                            const double *u, double ntol)
 {
-    zero_vec(m, w);
-    if (pol->kind == NSM_POLICY_SEQUENTIAL) {
-        if (ps->cur >= m || !penetrating(m, u, ps->cur, ntol)) {
-            ps->cur = m;
-            /*@ loop invariant 0 <= k <= m;
-                loop invariant ps->cur <= m;
-                loop assigns k, ps->cur;
-                loop variant m - k;
-             */
-            for (size_t k = 0; k < m; k++) {
-                size_t c = pol->order[k];
-                if (c < m && penetrating(m, u, c, ntol)) {
-                    ps->cur = c;
-                    break;
-                }
-            }
-        }
-        if (ps->cur < m) {
-            w[ps->cur] = 1.0;
-        }
+    if (ps->cur < m && penetrating(m, u, ps->cur, ntol)) {
         return;
     }
-    if (pol->kind == NSM_POLICY_BANGBANG) {
-        bangbang_pick(m, pol->hold, ps, u, ntol);
-        if (ps->cur < m) {
-            w[ps->cur] = 1.0;
+    ps->cur = m;
+    /*@ loop invariant 0 <= k <= m;
+        loop invariant ps->cur <= m;
+        loop assigns k, ps->cur;
+        loop variant m - k;
+     */
+    for (size_t k = 0; k < m; k++) {
+        size_t c = pol->order[k];
+        if (c < m && penetrating(m, u, c, ntol)) {
+            ps->cur = c;
+            return;
         }
-        return;
     }
-    if (pol->kind == NSM_POLICY_PRIORITY) {
-        /* the first penetrating contact of the order acts; those ahead of it are at rest */
-        /*@ loop invariant 0 <= k <= m;
-            loop assigns k, w[0 .. m - 1];
-            loop variant m - k;
-         */
-        for (size_t k = 0; k < m; k++) {
-            size_t c = pol->order[k];
-            if (c < m && penetrating(m, u, c, ntol)) {
-                w[c] = 1.0;
-                break;
-            }
+}
+
+/* Priority: weight 1 on the first penetrating contact of the order (those ahead of it are at
+   rest); w is zero on entry. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(pol) && \valid_read(pol->order + (0 .. m - 1));
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid(w + (0 .. m - 1));
+    assigns w[0 .. m - 1];
+ */
+static void priority_pick(size_t m, const nsm_impact_policy *pol, const double *u, double ntol,
+                          double *w)
+{
+    /*@ loop invariant 0 <= k <= m;
+        loop assigns k;
+        loop variant m - k;
+     */
+    for (size_t k = 0; k < m; k++) {
+        size_t c = pol->order[k];
+        if (c < m && penetrating(m, u, c, ntol)) {
+            w[c] = 1.0;
+            return;
         }
-        return;
     }
+}
+
+/* Shared weights: the policy's ratios (simultaneous) or the raw draws in wraw (sampled:
+   redrawn every hold steps; extremal: as set by nsm_impact_extremal) on the penetrating
+   contacts, normalised to sum 1; w is zero on entry. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires pol: pol_ready(m, pol);
+    requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid(w + (0 .. m - 1)) && \valid(wraw + (0 .. m - 1));
+    requires \separated(ps, w + (0 .. m - 1), wraw + (0 .. m - 1));
+    assigns w[0 .. m - 1], wraw[0 .. m - 1], ps->rng, ps->held;
+    ensures 1 <= ps->rng < NSM_PRNG_MOD;
+ */
+static void shared_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps,
+                           const double *u, double ntol, double *w, double *wraw)
+{
     if (pol->kind == NSM_POLICY_SAMPLED && (ps->held == 0 || ps->held >= pol->hold)) {
         /*@ loop invariant 0 <= c <= m;
             loop invariant 1 <= ps->rng < NSM_PRNG_MOD;
@@ -250,4 +266,30 @@ void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps
             w[c] = w[c] / sum;
         }
     }
+}
+
+/*
+ * Weights w (m, sum 1 over penetrating contacts, 0 elsewhere) by the policy. Requires at least
+ * one penetrating contact. For SAMPLED, w keeps its previous raw draws in wraw between redraws.
+ */
+void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps, const double *u,
+                        double ntol, double *w, double *wraw)
+{
+    zero_vec(m, w);
+    if (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_BANGBANG) {
+        if (pol->kind == NSM_POLICY_SEQUENTIAL) {
+            sequential_pick(m, pol, ps, u, ntol);
+        } else {
+            bangbang_pick(m, pol->hold, ps, u, ntol);
+        }
+        if (ps->cur < m) {
+            w[ps->cur] = 1.0;
+        }
+        return;
+    }
+    if (pol->kind == NSM_POLICY_PRIORITY) {
+        priority_pick(m, pol, u, ntol, w);
+        return;
+    }
+    shared_weights(m, pol, ps, u, ntol, w, wraw);
 }

@@ -371,19 +371,34 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     return taken;
 }
 
+/* The state at the start of the integration: Λ, the held rates lh and the raw draws wraw
+   zero; no acting contact (cur = m), nothing held, the PRNG seeded from pol->seed. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(pol) && \valid_read(v) && vecs_ok(v, m) && \valid(ps);
+    requires \separated(ps, v->lam + (0 .. 3 * m - 1)) &&
+             \separated(ps, v->lh + (0 .. 3 * m - 1)) && \separated(ps, v->wraw + (0 .. m - 1));
+    assigns *ps, v->lam[0 .. 3 * m - 1], v->lh[0 .. 3 * m - 1], v->wraw[0 .. m - 1];
+    ensures 1 <= ps->rng < NSM_PRNG_MOD;
+ */
+static void integrate_start(size_t m, const nsm_impact_policy *pol, const impact_vecs *v,
+                            policy_state *ps)
+{
+    ps->cur = m;
+    ps->rng = 1ul + (unsigned long)(pol->seed % (NSM_PRNG_MOD - 1ul));
+    ps->held = 0;
+    ps->dwell = 1;
+    zero_vec(3 * m, v->lam);
+    zero_vec(3 * m, v->lh);
+    zero_vec(m, v->wraw);
+}
+
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
                                 const double *W, const double *mu, double h, double ztol,
                                 double ntol, const impact_vecs *v, nsm_impact_info *inf)
 {
     size_t K = 3 * m;
     policy_state ps;
-    ps.cur = m;
-    ps.rng = 1ul + (unsigned long)(pol->seed % (NSM_PRNG_MOD - 1ul));
-    ps.held = 0;
-    ps.dwell = 1;
-    zero_vec(K, v->lam);
-    zero_vec(K, v->lh);
-    zero_vec(m, v->wraw);
+    integrate_start(m, pol, v, &ps);
     double hmin = h / (double)NSM_IMPACT_MIN_STEP_RATIO;
     /* planar runs but sequential, bang-bang and extremal ones hold contacts at rest
        (nsm_slide_planar) */
