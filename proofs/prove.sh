@@ -20,7 +20,8 @@
 # the cache cannot answer runs again, pass 2, in update mode with common.opts' slots, so that
 # provers never run more than -wp-par at a time per unit. A pass-1 verdict is a cached prover
 # answer to the identical goal text. Pass 2 runs only the functions holding the goals pass 1
-# left unanswered (-wp-fct), or the whole unit when pass 1 failed. Some goals are answered
+# left unanswered (-wp-fct), or the whole unit when pass 1 failed otherwise (a warning, a
+# missing report). Some goals are answered
 # from the cache in update mode but not in offline mode (six smoke goals of hull.c's
 # orient_exact, whatever the slot count): each such function costs a pass 2 of that function,
 # never a wrong verdict (docs/proofs.md).
@@ -75,8 +76,14 @@ prove_unit() {
         files=src/$mod/$unit.c
         sel=(-wp-prop=-@lemma)
     fi
+    # A function-limited pass 2 leaves the calls outside those functions unproved, so the
+    # consolidated status of a callee's precondition is unknown there: unknown statuses are not
+    # errors in that run (pass 1 classified the whole file; every goal pass 1 left must be
+    # proved by pass 2, which the counts check), warnings still are.
+    local unknown=ERROR
     if [ -n "$fcts" ]; then
         sel+=("-wp-fct=$fcts")
+        unknown=REVIEW
     fi
     rm -f "$json" "$out/$id.result"
     local args=()
@@ -92,7 +99,7 @@ prove_unit() {
     local start rc secs goals=0 valid=0
     start=$(date +%s)
     # shellcheck disable=SC2086
-    frama-c -report-classify -report-unclassified-unknown ERROR \
+    frama-c -report-classify -report-unclassified-unknown "$unknown" \
         -report-unclassified-warning ERROR -report-output "$out/$id.classify.json" \
         "${args[@]}" "${sel[@]}" -wp-report-json "$json" $files -then -report-classify \
         > "$log" 2>&1
@@ -128,11 +135,21 @@ print(sum(1 for f, g in a.items() for k, v in g.items()
           if k != "wp:section" and not ok(v) and ok(b.get(f, {}).get(k, {}))))' "$1" "$2" 2>/dev/null || echo 0
 }
 
+# 0 if every entry of a report-classify output is an unknown property status (goals the cache
+# could not answer), none a warning or another error.
+only_unknowns() {
+    python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d and all(e.get("classid") == "unclassified.unknown" for e in d) else 1)' "$1" \
+        2>/dev/null
+}
+
 # Runs one unit: from the cache alone first when the mode is update (see the header), again
 # with the provers if a goal is left unproved or the run failed. When pass 1 ran cleanly and
 # only some goals were not answered, pass 2 runs the functions holding those goals only
 # (-wp-fct) and the unit's counts are pass 1's with the goals pass 2 proved; when pass 1 failed
-# (a warning or an error), pass 2 runs the whole unit and its log and result replace pass 1's.
+# otherwise (a warning, or an error other than unanswered goals), pass 2 runs the whole unit
+# and its log and result replace pass 1's.
 # The seconds include both passes.
 prove_unit_cached() {
     local mod=$1 unit=$2 id="$1.$2" goals valid secs rc first fcts
@@ -149,7 +166,8 @@ prove_unit_cached() {
     local missed=$((goals - valid)) rc1=$rc goals1=$goals valid1=$valid
     mv "$out/$id.log" "$out/$id.offline.log"
     fcts=""
-    if [ "$rc1" -eq 0 ] && [ "$unit" != lemmas ] && [ -f "$out/$id.json" ]; then
+    if { [ "$rc1" -eq 0 ] || only_unknowns "$out/$id.classify.json"; } &&
+       [ "$unit" != lemmas ] && [ -f "$out/$id.json" ]; then
         cp "$out/$id.json" "$out/$id.offline.json"
         fcts=$(unproved_fcts "$out/$id.offline.json")
     fi
