@@ -51,6 +51,10 @@ TEST_SUP     := $(sort $(wildcard tests/support/*.c))
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 ASAN_BIN     := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 TEST_LIBS    := -lcunit -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
+# Accuracy programs (tests/accuracy/*.c, CUnit like the tests): comparisons that need an
+# oracle at millions of steps per case; they run once, plainly, each as two shards.
+ACC_SRC      := $(sort $(wildcard tests/accuracy/*.c))
+ACC_BIN      := $(patsubst tests/accuracy/%.c,$(BUILD)/accuracy/%,$(ACC_SRC))
 # Libraries only some tests use (test_cli reads the program's JSON output).
 TEST_LIBS_test_cli := -lcjson
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
@@ -84,7 +88,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang tools test asan valgrind fuzz coverage prove prove-full \
+.PHONY: all deps check compile-clang tools test accuracy asan valgrind fuzz coverage prove prove-full \
         proved-client demo bench install uninstall clean examples
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
@@ -111,6 +115,10 @@ $(LIB_SO): $(LIB_OBJ)
 $(BUILD)/tests/%: tests/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_A) | $(STAMP_CHECK)
 	@mkdir -p $(dir $@)
 	$(CC) $(NSM_CFLAGS) -Itests/support $< $(TEST_SUP) $(LIB_A) $(TEST_LIBS) $(TEST_LIBS_$*) -o $@
+
+$(BUILD)/accuracy/%: tests/accuracy/%.c $(TEST_SUP) $(wildcard tests/support/*.h) $(LIB_A) | $(STAMP_CHECK)
+	@mkdir -p $(dir $@)
+	$(CC) $(NSM_CFLAGS) -Itests/support $< $(TEST_SUP) $(LIB_A) $(TEST_LIBS) -o $@
 
 $(BUILD)/asan/obj/%.o: src/%.c $(LIB_HDR) | $(STAMP_CHECK)
 	@mkdir -p $(dir $@)
@@ -148,6 +156,9 @@ compile-clang: | $(STAMP_CHECK)
 
 test: $(TEST_BIN)
 	@sh scripts/run-tests.sh plain $(TEST_BIN)
+
+accuracy: $(ACC_BIN)
+	@sh scripts/run-tests.sh accuracy $(foreach b,$(ACC_BIN),$(b):0/2 $(b):1/2)
 
 asan: $(ASAN_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -241,6 +252,7 @@ check: $(STAMP_CHECK)
 	@sh scripts/stage.sh clang $(MAKE) --no-print-directory compile-clang
 	@sh scripts/stage.sh lint sh scripts/lint.sh
 	@sh scripts/stage.sh test $(MAKE) --no-print-directory -j$(JOBS) test
+	@sh scripts/stage.sh accuracy $(MAKE) --no-print-directory -j$(JOBS) accuracy
 	@sh scripts/stage.sh asan $(MAKE) --no-print-directory -j$(JOBS) asan
 	@sh scripts/stage.sh valgrind $(MAKE) --no-print-directory -j$(JOBS) valgrind
 	@sh scripts/stage.sh fuzz $(MAKE) --no-print-directory -k -j$(JOBS) fuzz FUZZ_SECONDS=60 \
