@@ -54,7 +54,9 @@ static void add_col(size_t K, const double *W, size_t j, double a, double *rate)
 
 /* One Gauss–Seidel update of the held weight of contact c (rows and columns n = 3c + 2 and
    t = 3c): w[c] := max(0, w[c] - rate_n/g), g the normal rate per unit weight (friction of a
-   slipping contact included); returns |change|. */
+   slipping contact included); w[c] := 0 when g <= 0 (the slip's friction pulls the contact in
+   at least as fast as its weight lifts it: no weight holds it stably, and a weight kept from
+   the warm start would push a separating contact for a whole step); returns |change|. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid(w + (0 .. m - 1));
     requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
@@ -71,10 +73,7 @@ static double update_held(size_t m, const double *W, size_t c, double sig, doubl
     lemma_idx(n, n, K);
     lemma_idx(n, t, K);
     double g = W[n * K + n] + sig * W[n * K + t];
-    if (!(g > 0.0)) {
-        return 0.0;
-    }
-    double x = w[c] - rate[n] / g;
+    double x = g > 0.0 ? w[c] - rate[n] / g : 0.0;
     x = x > 0.0 ? x : 0.0;
     double dx = x - w[c];
     if (dx == 0.0) {
