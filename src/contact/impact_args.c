@@ -278,17 +278,17 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu, const nsm
     return NULL;
 }
 
-/* The byte ranges of the policy's arrays that its kind reads (order for sequential and
-   priority; its array of doubles: ratios for simultaneous, dir for extremal, vdir for
-   extremal in v), as (address, length) pairs; (0, 0) for an array the kind does not read: an
-   unused field is not even read, its value may be indeterminate. */
+/* The byte spans of the policy's arrays that its kind reads, *ord for order (sequential and
+   priority) and *rat for its array of doubles (ratios for simultaneous, dir for extremal, vdir
+   for extremal in v); {0, 0} for an array the kind does not read: an unused field is not even
+   read, its value may be indeterminate. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol);
-    requires \valid(r + (0 .. 3)) && \separated(r + (0 .. 3), pol);
-    assigns r[0 .. 3];
-    ensures r[1] <= m * sizeof(size_t) && r[3] <= NSM_MAX_DIM * sizeof(double);
+    requires \valid(ord) && \valid(rat) && \separated(ord, rat, pol);
+    assigns *ord, *rat;
  */
-static void pol_arrays(size_t n, size_t m, const nsm_impact_policy *pol, uintptr_t *r)
+static void pol_spans(size_t n, size_t m, const nsm_impact_policy *pol, nsm_span *ord,
+                      nsm_span *rat)
 {
     size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
                       ? m * sizeof(size_t)
@@ -297,13 +297,13 @@ static void pol_arrays(size_t n, size_t m, const nsm_impact_policy *pol, uintptr
                   : pol->kind == NSM_POLICY_EXTREMAL   ? 3 * m * sizeof(double)
                   : pol->kind == NSM_POLICY_EXTREMAL_V ? n * sizeof(double)
                                                        : 0;
-    r[0] = nord != 0 ? (uintptr_t)pol->order : 0;
-    r[1] = nord;
-    r[2] = nrat == 0                              ? 0
-           : pol->kind == NSM_POLICY_EXTREMAL   ? (uintptr_t)pol->dir
-           : pol->kind == NSM_POLICY_EXTREMAL_V ? (uintptr_t)pol->vdir
-                                                : (uintptr_t)pol->ratios;
-    r[3] = nrat;
+    ord->addr = nord != 0 ? (uintptr_t)pol->order : 0;
+    ord->len = nord;
+    rat->addr = nrat == 0                              ? 0
+                : pol->kind == NSM_POLICY_EXTREMAL   ? (uintptr_t)pol->dir
+                : pol->kind == NSM_POLICY_EXTREMAL_V ? (uintptr_t)pol->vdir
+                                                     : (uintptr_t)pol->ratios;
+    rat->len = nrat;
 }
 
 /* Validation of the data: mu >= 0, finiteness, symmetry of M. */
@@ -336,20 +336,19 @@ int nsm_impact_aliased(size_t n, size_t m, size_t d, const double *M, const doub
     const size_t b = sizeof(double);
     const uintptr_t ai = (uintptr_t)info;
     const size_t ni = sizeof(nsm_impact_info);
-    uintptr_t pa[4];
-    pol_arrays(n, m, pol, pa);
     const nsm_span out[4] = {{(uintptr_t)vp, n * b},
                              {(uintptr_t)lam, (d + 1) * m * b},
                              {(uintptr_t)work, need * b},
                              {ai, ni}};
-    const nsm_span in[8] = {{(uintptr_t)M, n * n * b},
-                            {(uintptr_t)Jn, m * n * b},
-                            {(uintptr_t)Jt, d * m * n * b},
-                            {(uintptr_t)mu, m * b},
-                            {(uintptr_t)vm, n * b},
-                            {(uintptr_t)pol, sizeof(nsm_impact_policy)},
-                            {pa[0], pa[1]},
-                            {pa[2], pa[3]}};
+    nsm_span in[8] = {{(uintptr_t)M, n * n * b},
+                      {(uintptr_t)Jn, m * n * b},
+                      {(uintptr_t)Jt, d * m * n * b},
+                      {(uintptr_t)mu, m * b},
+                      {(uintptr_t)vm, n * b},
+                      {(uintptr_t)pol, sizeof(nsm_impact_policy)},
+                      {0, 0},
+                      {0, 0}};
+    pol_spans(n, m, pol, &in[6], &in[7]);
     return nsm_spans_overlap(4, out, 8, in) ||
            nsm_overlap_bytes(ai, ni, (uintptr_t)opts, opts != NULL ? sizeof *opts : 0);
 }
