@@ -56,10 +56,9 @@ read_opts() {
     grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$1"
 }
 
+# Counts and function lists from WP's JSON reports: proofs/wpjson.py (one loader for all).
 json_count() {
-    python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-print(d.get("wp:global", {}).get("wp:main", {}).get(sys.argv[2], 0))' "$1" "$2" 2>/dev/null || echo 0
+    python3 proofs/wpjson.py count "$1" "$2"
 }
 
 # Runs one job: a module's lemmas (unit "<module>/lemmas") or one file's functions (unit
@@ -118,30 +117,16 @@ prove_unit() {
 # number of goals of a second report, restricted to those functions, that are valid there and
 # were not in the first: the two halves of a pass 2 limited to the functions that need it.
 unproved_fcts() {
-    python3 -c 'import json,re,sys
-t = re.sub(r"(\d)\.(?=[,}\s])", r"\1.0", open(sys.argv[1]).read())
-fs = json.loads(t).get("wp:functions", {})
-print(",".join(sorted(f for f, g in fs.items()
-    if any(k != "wp:section" and v.get("wp:main", {}).get("valid", 0) != v.get("wp:main", {}).get("total", 0)
-           for k, v in g.items()))))' "$1" 2>/dev/null
+    python3 proofs/wpjson.py unproved "$1"
 }
 recovered() {
-    python3 -c 'import json,re,sys
-def load(p):
-    return json.loads(re.sub(r"(\d)\.(?=[,}\s])", r"\1.0", open(p).read())).get("wp:functions", {})
-a, b = load(sys.argv[1]), load(sys.argv[2])
-ok = lambda v: v.get("wp:main", {}).get("valid", 0) == v.get("wp:main", {}).get("total", 0) > 0
-print(sum(1 for f, g in a.items() for k, v in g.items()
-          if k != "wp:section" and not ok(v) and ok(b.get(f, {}).get(k, {}))))' "$1" "$2" 2>/dev/null || echo 0
+    python3 proofs/wpjson.py recovered "$1" "$2"
 }
 
 # 0 if every entry of a report-classify output is an unknown property status (goals the cache
 # could not answer), none a warning or another error.
 only_unknowns() {
-    python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if d and all(e.get("classid") == "unclassified.unknown" for e in d) else 1)' "$1" \
-        2>/dev/null
+    python3 proofs/wpjson.py only-unknowns "$1"
 }
 
 # Runs one unit: from the cache alone first when the mode is update (see the header), again
