@@ -16,6 +16,19 @@
     NSM_SLIDE_TOL·(1 + the largest weight). */
 #define NSM_SLIDE_TOL 1e-14
 
+/** Largest number of free unknowns (positive held weights and stick rates inside their
+    intervals) of the active-set Newton step between sweeps (src/contact/slide.c). */
+#define NSM_SLIDE_NEWTON_MAX 12u
+
+/** The Newton step is tried after a sweep that moved no unknown across a bound, from sweep
+    NSM_SLIDE_NEWTON_AFTER + 1 on (most calls converge in one to three sweeps, warm-started;
+    the step is for the slow ones). */
+#define NSM_SLIDE_NEWTON_AFTER 8u
+
+/** The Newton step is taken only when no unknown moves by more than this share of
+    1 + the largest weight (near a solution the step is the sweeps' small remaining error). */
+#define NSM_SLIDE_NEWTON_STEP 0.1
+
 /**
  * One segment's impulse rates of the planar integrator (d = 1, three slots (t, t2, n) per
  * contact, W the 3m×3m Delassus matrix, u the contact velocities) when contacts are at rest.
