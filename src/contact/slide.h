@@ -36,7 +36,9 @@
  * Unknowns, found by projected Gauss–Seidel:
  *  - held weights: a contact without policy weight at normal rest (|u_n| <= ntol) gets a
  *    weight x >= 0 with x = 0 if its normal rate is >= 0 (it separates or stays) and normal
- *    rate 0 if x > 0 (it is held at u_n: a sliding mode);
+ *    rate 0 if x > 0 (it is held at u_n: a sliding mode); x = 0 also when its own normal
+ *    rate per unit weight is not positive (no weight holds it; its rate may then be
+ *    negative, and the policy weights it once it penetrates);
  *  - stick rates: a contact with weight w_c > 0 at tangential rest (|u_t| <= ztol, mu > 0)
  *    gets its tangential impulse rate r in [-mu w_c, mu w_c] with tangential rate 0 if
  *    inside (it sticks), >= 0 at -mu w_c and <= 0 at +mu w_c (it starts to slip);
