@@ -30,6 +30,12 @@ def proved(entry):
     return main.get("valid", 0) == main.get("total", 0) > 0
 
 
+def missing(entry):
+    """Goals of a property entry that are not valid."""
+    main = entry.get("wp:main", {})
+    return main.get("total", 0) - main.get("valid", 0)
+
+
 def goals(fns):
     """(function, property, entry) for every property entry of a report's functions."""
     for f, props in fns.items():
@@ -49,8 +55,9 @@ def main(argv):
                    if v.get("wp:main", {}).get("valid", 0) != v.get("wp:main", {}).get("total", 0)}
             print(",".join(sorted(bad)))
         elif cmd == "recovered":
+            # goals, not properties: a property (e.g. a loop invariant) may hold several
             a, b = functions(args[0]), functions(args[1])
-            print(sum(1 for f, k, v in goals(a)
+            print(sum(missing(v) for f, k, v in goals(a)
                       if not proved(v) and proved(b.get(f, {}).get(k, {}))))
         elif cmd == "only-unknowns":
             d = load(args[0])
