@@ -174,7 +174,7 @@ static double bench_ballstack(size_t nhist, double *mean_steps, double *forced_f
     *failed = 0;
     double t0 = now();
     for (size_t k = 0; k < nhist; k++) {
-        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, (unsigned long)(k + 1), 8, NULL, NULL};
+        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, (unsigned long)(k + 1), 8, NULL, NULL, NULL};
         nsm_impact_info info;
         nsm_status st = nsm_impact_solve(9, 5, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
                                          work, nsm_impact_work(9, 5));
@@ -216,7 +216,7 @@ static double bench_spatial_block(size_t nsolves, double *mean_steps)
     }
     double mu[2] = {0.5, 0.5}, vm[6] = {0.8, 0.3, -1.0, 0.0, 0.0, 2.5}, vp[6], lam[6];
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, ratios, 1, 8, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, ratios, 1, 8, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
     size_t lw = nsm_impact_work(6, 2), steps = 0;
@@ -278,7 +278,7 @@ static void bench_slack(nsm_policy_kind kind, const char *name)
         }
         size_t order[4] = {0, 1, 2, 3};
         double ratios[4] = {1, 2, 3, 4};
-        nsm_impact_policy pol = {kind, order, ratios, (unsigned long)k, 5, NULL, NULL};
+        nsm_impact_policy pol = {kind, order, ratios, (unsigned long)k, 5, NULL, NULL, NULL};
         nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
         opts.steps = 500;
         nsm_impact_info info;

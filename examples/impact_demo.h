@@ -1,8 +1,9 @@
 /*
  * impact_demo.h — shared driver of the impact examples. demo_run computes the outcome set of one
  * impact with nsm_outcome_set (every sequential and priority order, the simultaneous run, the
- * extremal fan and DEMO_NSAMPLES bang-bang histories; docs/math.md, "Exploring the set") twice,
- * with the default step h and with h/2, and writes into the output folder:
+ * extremal fan, DEMO_NSAMPLES bang-bang histories and as many schedules; docs/math.md,
+ * "Exploring the set") twice, with the default step h and with h/2, and writes into the output
+ * folder:
  *   <name>.csv       one line per run of the h set: source, status, v+, the post-impact contact
  *                    velocities u = (u_t, u_n) per contact, kinetic energy;
  *   <name>_hull.csv  the convex hull of the accepted outcomes in the plotted projection (an
@@ -32,7 +33,7 @@
 #define DEMO_MAXM 6
 #define DEMO_NSAMPLES 1024u
 #define DEMO_HOLD 2000u
-#define DEMO_NRUNS (DEMO_NSAMPLES + 1729u)
+#define DEMO_NRUNS (2u * DEMO_NSAMPLES + 1729u)
 
 typedef struct demo_problem {
     const char *name, *title, *xlabel, *ylabel;
@@ -62,7 +63,9 @@ static const char *demo_kind_name(nsm_policy_kind k)
     case NSM_POLICY_SEQUENTIAL: return "sequential";
     case NSM_POLICY_PRIORITY: return "priority";
     case NSM_POLICY_SIMULTANEOUS: return "simultaneous";
-    case NSM_POLICY_EXTREMAL: return "extremal";
+    case NSM_POLICY_EXTREMAL:
+    case NSM_POLICY_EXTREMAL_V: return "extremal";
+    case NSM_POLICY_SCHEDULE: return "schedule";
     default: return "sampled";
     }
 }
@@ -284,6 +287,8 @@ static int demo_run(const demo_problem *P, const char *dir)
     fprintf(f,
             "plot '%s.csv' every ::1 using ((strcol(2) eq 'sampled' && strcol(3) eq 'accepted') ? "
             "$%zu : 1/0):%zu with points pt 7 ps 0.4 lc rgb '#9f9f9f' title 'bang-bang histories', \\\n"
+            "     '%s.csv' every ::1 using ((strcol(2) eq 'schedule' && strcol(3) eq 'accepted') ? "
+            "$%zu : 1/0):%zu with points pt 6 ps 0.4 lc rgb '#17becf' title 'schedules', \\\n"
             "     '%s.csv' every ::1 using ((strcol(2) eq 'extremal' && strcol(3) eq 'accepted') ? "
             "$%zu : 1/0):%zu with points pt 8 ps 1.2 lc rgb '#ff7f0e' title 'extremal fan', \\\n"
             "     '%s_hull.csv' using 1:2 with lines dt 2 lw 1.5 lc rgb '#1f77b4' "
@@ -294,8 +299,8 @@ static int demo_run(const demo_problem *P, const char *dir)
             "with points pt 5 ps 1.5 lc rgb '#d62728' title 'sequential orders', \\\n"
             "     '%s.csv' every ::1 using (strcol(2) eq 'simultaneous' ? $%zu : 1/0):%zu "
             "with points pt 9 ps 2.5 lc rgb '#2ca02c' title 'simultaneous (equal ratios)'\n",
-            P->name, cxcol, cycol, P->name, cxcol, cycol, P->name, P->name, cxcol, cycol,
-            P->name, cxcol, cycol, P->name, cxcol, cycol);
+            P->name, cxcol, cycol, P->name, cxcol, cycol, P->name, cxcol, cycol, P->name,
+            P->name, cxcol, cycol, P->name, cxcol, cycol, P->name, cxcol, cycol);
     fclose(f);
     printf("%s: %zu runs, %zu accepted, %zu distinct at tau %.2g m/s, x [%.4f, %.4f] "
            "y [%.4f, %.4f] m/s, spread change at h/2 %.2g m/s, E0 %.4g J, max E+ %.4g J, "

@@ -101,6 +101,7 @@ def write_set(outdir, name, path, res):
                           "project row 0 . v+", "project row 1 . v+"))
         f.write(f"""set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05
 plot '{name}.csv' every ::1 using (strcol(1) eq 'sampled' ? $3 : 1/0):4 with points pt 7 ps 0.5 lc rgb '#9f9f9f' title 'bang-bang', \\
+     '{name}.csv' every ::1 using (strcol(1) eq 'schedule' ? $3 : 1/0):4 with points pt 6 ps 0.5 lc rgb '#17becf' title 'schedules', \\
      '{name}.csv' every ::1 using (strcol(1) eq 'extremal' ? $3 : 1/0):4 with points pt 8 ps 1.2 lc rgb '#ff7f0e' title 'extremal', \\
      '{name}_hull.csv' using 1:2 with lines dt 2 lc rgb '#1f77b4' title 'hull', \\
      '{name}.csv' every ::1 using (strcol(1) eq 'sequential' ? $3 : 1/0):4 with points pt 5 ps 1.5 lc rgb '#d62728' title 'sequential', \\

@@ -469,7 +469,7 @@ static int prop_impact_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
     size_t order[3] = {0, 1, 2};
     double ratios[3] = {1.0, 1.0, 1.0};
     nsm_impact_policy pol = {sequential ? NSM_POLICY_SEQUENTIAL : NSM_POLICY_SIMULTANEOUS, order,
-                             ratios, 0, 1, NULL, NULL};
+                             ratios, 0, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     size_t lw = nsm_impact_work(n, m);
     double *work = malloc(lw * sizeof *work);
@@ -605,6 +605,25 @@ static cJSON *impact_result(const char *path, const char *policy, char **out, ch
     return res;
 }
 
+/* Solves the box-corner problem (M, Jn, Jt, mu, v) with pol in the library and checks that
+   the CLI's run o printed the same v_plus (to 1e-15: the file holds the data in 17 digits);
+   the library's v_plus in vp. */
+static void check_corner_run(const cJSON *o, const nsm_impact_policy *pol, const double *M,
+                             const double *Jn, const double *Jt, const double *mu,
+                             const double *v, double *vp)
+{
+    static double work[4096];
+    double L[4];
+    nsm_impact_info info;
+    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, pol, NULL, vp, L, &info, work,
+                                           nsm_impact_work(3, 2)),
+                          NSM_OK);
+    const cJSON *jv = cJSON_GetObjectItem(o, "v_plus");
+    for (int k = 0; k < 3; k++) {
+        CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(jv, k)->valuedouble, vp[k], 1e-15);
+    }
+}
+
 /*
  * docs/cli.md, "bangbang": history i is the library's NSM_POLICY_BANGBANG run with seed
  * seed + i and the given hold, and with long dwells the histories reach both sequential
@@ -630,21 +649,15 @@ static void test_impact_bangbang(void)
     nsm_impact_info info;
     for (size_t i = 0; i < nh; i++) {
         const cJSON *o = cJSON_GetArrayItem(outs, (int)i);
-        nsm_impact_policy pol = {NSM_POLICY_BANGBANG, NULL, NULL, 5 + i, 2000, NULL, NULL};
-        CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
-                                               work, lw),
-                              NSM_OK);
-        const cJSON *jv = cJSON_GetObjectItem(o, "v_plus");
-        for (int k = 0; k < 3; k++) {
-            CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(jv, k)->valuedouble, vp[k], 1e-15);
-        }
+        nsm_impact_policy pol = {NSM_POLICY_BANGBANG, NULL, NULL, 5 + i, 2000, NULL, NULL, NULL};
+        check_corner_run(o, &pol, M, Jn, Jt, mu, v, vp);
         xmin = fmin(xmin, vp[0]);
         xmax = fmax(xmax, vp[0]);
     }
     double seqx[2];
     for (size_t first = 0; first < 2; first++) {
         size_t order[2] = {first, 1 - first};
-        nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
+        nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
         CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
                                                work, lw),
                               NSM_OK);
@@ -655,6 +668,57 @@ static void test_impact_bangbang(void)
     cJSON_Delete(res);
     free(out);
     free(err);
+}
+
+/*
+ * docs/cli.md, "schedule": the result is the library's NSM_POLICY_SCHEDULE run with the given
+ * order and dwells (to 1e-15: the file holds the data in 17 digits); dwells that outlast
+ * every phase give the sequential run of the same order; a missing, short or negative dwell, or a dwell with another policy, is an
+ * input error naming the field.
+ */
+static void test_impact_schedule(void)
+{
+    double M[9], Jn[6], Jt[6], mu[2], v[3];
+    box_corner_problem(M, Jn, Jt, mu, v);
+    static double work[4096];
+    size_t lw = nsm_impact_work(3, 2);
+    double vp[3], vs[3], L[4];
+    nsm_impact_info info;
+    size_t order[2] = {1, 0};
+    const double dwells[2][2] = {{0.3, 1e300}, {1e300, 1e300}};
+    for (int t = 0; t < 2; t++) {
+        char path[128];
+        FILE *fp = open_impact(path, sizeof path, "schedule.json", 3, 2, M, Jn, Jt, mu, v);
+        fprintf(fp, ", \"policy\": \"schedule\", \"order\": [1, 0], \"dwell\": [%.17g, %.17g]}",
+                dwells[t][0], dwells[t][1]);
+        fclose(fp);
+        char *out, *err;
+        cJSON *res = impact_result(path, "schedule", &out, &err);
+        nsm_impact_policy pol = {NSM_POLICY_SCHEDULE, order, NULL, 0, 1, NULL, NULL, dwells[t]};
+        check_corner_run(res, &pol, M, Jn, Jt, mu, v, vp);
+        cJSON_Delete(res);
+        free(out);
+        free(err);
+    }
+    /* to rest in every phase: the sequential run of the same order */
+    nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
+    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &seq, NULL, vs, L, &info, work,
+                                           lw),
+                          NSM_OK);
+    CU_ASSERT(memcmp(vp, vs, sizeof vp) == 0);
+    static const char *const bad[][2] = {
+        {", \"policy\": \"schedule\", \"order\": [1, 0]}", "field 'dwell': missing"},
+        {", \"policy\": \"schedule\", \"dwell\": [1]}", "field 'dwell'"},
+        {", \"policy\": \"schedule\", \"dwell\": [-1, 1]}", "field 'dwell': entry [0]"},
+        {", \"policy\": \"sequential\", \"dwell\": [1, 1]}", "field 'dwell': only meaningful"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[128];
+        FILE *fp = open_impact(path, sizeof path, "schedule_bad.json", 3, 2, M, Jn, Jt, mu, v);
+        fprintf(fp, "%s", bad[i][0]);
+        fclose(fp);
+        CU_ASSERT(expect_error("impact", path, 1, bad[i][1]));
+    }
 }
 
 /*
@@ -680,7 +744,7 @@ static void test_impact_set(void)
     /* the runs of nsm_outcome_set_proj with the file's two projection planes: the base runs,
        then NSM_OUTCOME_PLANE_DIRS extremal runs in generalized velocities per plane */
     const double planes[12] = {1, 0, 0, 0, 1, 0, Jt[0], Jt[1], Jt[2], Jn[3], Jn[4], Jn[5]};
-    enum { CAP = NH + 37 + 2 * NSM_OUTCOME_PLANE_DIRS };
+    enum { CAP = 2 * NH + 37 + 2 * NSM_OUTCOME_PLANE_DIRS };
     const size_t total = nsm_outcome_count_proj(2, NH, 2);
     CU_ASSERT_EQUAL_FATAL(total, nsm_outcome_count(2, NH) + 2 * NSM_OUTCOME_PLANE_DIRS);
     static double work[4096], vplus[CAP * 3];
@@ -700,17 +764,18 @@ static void test_impact_set(void)
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "accepted")->valuedouble, (double)acc);
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "rejected")->valuedouble, (double)(total - acc));
     static const char *const names[] = {"sequential", "priority", "simultaneous", "extremal",
-                                        "sampled", "extremal"};
+                                        "sampled", "extremal", "schedule"};
     static const nsm_policy_kind kinds[] = {NSM_POLICY_SEQUENTIAL, NSM_POLICY_PRIORITY,
                                             NSM_POLICY_SIMULTANEOUS, NSM_POLICY_EXTREMAL,
-                                            NSM_POLICY_BANGBANG, NSM_POLICY_EXTREMAL_V};
+                                            NSM_POLICY_BANGBANG, NSM_POLICY_EXTREMAL_V,
+                                            NSM_POLICY_SCHEDULE};
     double px[CAP], py[CAP];
     size_t np = 0;
     for (size_t r = 0; r < total; r++) {
         const cJSON *o = cJSON_GetArrayItem(outs, (int)r);
         const char *src = cJSON_GetObjectItem(o, "source")->valuestring;
         int known = 0;
-        for (size_t q = 0; q < 6; q++) {
+        for (size_t q = 0; q < 7; q++) {
             known |= strcmp(src, names[q]) == 0 && kind[r] == kinds[q];
         }
         CU_ASSERT(known);
@@ -808,14 +873,14 @@ static void test_impact_set_spatial(void)
     char *out, *err;
     cJSON *res = impact_result(path, "set", &out, &err);
     const size_t total = nsm_outcome_count(K, NH);
-    static double work[4096], vplus[(NH + 37) * N];
-    static nsm_status status[NH + 37];
-    static nsm_policy_kind kind[NH + 37];
+    static double work[4096], vplus[(2 * NH + 37) * N];
+    static nsm_status status[2 * NH + 37];
+    static nsm_policy_kind kind[2 * NH + 37];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 400;
     CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_d(N, K, 2, M, Jn, Jt, mu, v, &opts, NH, 0, 400,
-                                            NH + 37, vplus, status, kind, &nruns, &acc, work,
+                                            2 * NH + 37, vplus, status, kind, &nruns, &acc, work,
                                             nsm_outcome_work(N, K)),
                           NSM_OK);
     const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");
@@ -1095,6 +1160,8 @@ static CU_TestInfo cli_tests[] = {
     {"sampled ball-stack outcomes: counts, energy, bound", test_impact_sampled_example},
     {"bang-bang histories: the library's runs, reaching both sequential outcomes",
      test_impact_bangbang},
+    {"impact: schedule policy: the library's run, to rest = sequential, dwell errors",
+     test_impact_schedule},
     {"set: the library's runs with their sources, impulses in balance, hulls around them",
      test_impact_set},
     {"set on spatial contacts: the library's runs, momentum balance, energy",

@@ -510,7 +510,7 @@ static int prop_policy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
         prop_vector(rng, P.n, vdir);
     }
     nsm_impact_policy pol = {ctx->kind, order, ratios, (unsigned long)nsm_rng_u64(rng), 7, dir,
-                             vdir};
+                             vdir, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = ctx->kind == NSM_POLICY_SEQUENTIAL ? 2000 : 200;
     double vp[MAXN], Lam[2 * MAXM];
@@ -656,8 +656,8 @@ static int prop_extremal_v_equiv(nsm_rng *rng, void *vctx, char *msg, size_t msg
             vdir[i] += dir[3 * c] * P.Jt[c * P.n + i] + dir[3 * c + 2] * P.Jn[c * P.n + i];
         }
     }
-    nsm_impact_policy pe = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, 3, dir, NULL};
-    nsm_impact_policy pv = {NSM_POLICY_EXTREMAL_V, NULL, NULL, 0, 3, NULL, vdir};
+    nsm_impact_policy pe = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, 3, dir, NULL, NULL};
+    nsm_impact_policy pv = {NSM_POLICY_EXTREMAL_V, NULL, NULL, 0, 3, NULL, vdir, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 300;
     double ve[MAXN], Le[2 * MAXM], vv[MAXN], Lv[2 * MAXM];
@@ -710,7 +710,7 @@ static int prop_bangbang_long(nsm_rng *rng, void *vctx, char *msg, size_t msglen
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 200;
     nsm_impact_policy bb = {NSM_POLICY_BANGBANG, NULL, NULL, (unsigned long)nsm_rng_u64(rng),
-                            (size_t)1 << 40, NULL, NULL};
+                            (size_t)1 << 40, NULL, NULL, NULL};
     double vb[MAXN], Lb[2 * MAXM], vs[MAXN], Ls[2 * MAXM];
     nsm_impact_info ib, is;
     nsm_status sb = run_policy(&P, &bb, &opts, vb, Lb, &ib);
@@ -723,7 +723,7 @@ static int prop_bangbang_long(nsm_rng *rng, void *vctx, char *msg, size_t msglen
     }
     for (size_t first = 0; first < P.m; first++) {
         size_t order[2] = {first, 1 - first};
-        nsm_impact_policy sq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
+        nsm_impact_policy sq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
         if (run_policy(&P, &sq, &opts, vs, Ls, &is) == NSM_OK &&
             memcmp(vs, vb, P.n * sizeof *vs) == 0 && memcmp(Ls, Lb, 2 * P.m * sizeof *Ls) == 0 &&
             is.steps == ib.steps) {
@@ -756,21 +756,56 @@ typedef struct oracle_ctx {
     double worst;
 } oracle_ctx;
 
-static int prop_oracle_sequential(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+/* Largest column sum of |M^-1 J^T| (LAPACK solve, independent of the library) and the
+   oracle's impulse scale S = max over contacts penetrating at v_- of -u_n,c / W_nn,c with
+   W_nn,c = J_n,c M^-1 J_n,c^T from the same solve. 0 on success. */
+static int oracle_gain(const problem *P, double *gain, double *S)
 {
-    oracle_ctx *ctx = vctx;
-    problem P;
-    random_problem(rng, &P, 0);
-    size_t order[MAXM];
-    for (size_t c = 0; c < P.m; c++) {
-        order[c] = c;
+    double A[MAXN * MAXN], B[MAXN * 2 * MAXM];
+    size_t K = 2 * P->m;
+    memcpy(A, P->M, sizeof(double) * P->n * P->n);
+    for (size_t i = 0; i < P->n; i++) {
+        for (size_t c = 0; c < P->m; c++) {
+            B[i * K + 2 * c] = P->Jt[c * P->n + i];
+            B[i * K + 2 * c + 1] = P->Jn[c * P->n + i];
+        }
     }
-    shuffle(rng, P.m, order);
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
+    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)P->n, (lapack_int)K, A,
+                      (lapack_int)P->n, B, (lapack_int)K) != 0) {
+        return 1;
+    }
+    *gain = 0;
+    for (size_t k = 0; k < K; k++) {
+        double col = 0;
+        for (size_t i = 0; i < P->n; i++) {
+            col += fabs(B[i * K + k]);
+        }
+        *gain = fmax(*gain, col);
+    }
+    *S = 0;
+    for (size_t c = 0; c < P->m; c++) {
+        double un = 0, wnn = 0;
+        for (size_t i = 0; i < P->n; i++) {
+            un += P->Jn[c * P->n + i] * P->vm[i];
+            wnn += P->Jn[c * P->n + i] * B[i * K + 2 * c + 1];
+        }
+        if (un < -1e-12 && wnn > 0) {
+            *S = fmax(*S, -un / wnn);
+        }
+    }
+    return 0;
+}
+
+/* A library run with an order-based policy (sequential, schedule) against the oracle's
+   history of the same schedule: v+ within 1e-8 (1 + |v+|) plus 10 hmin per forced segment
+   mapped to v (header's error model); counts into ctx. dwell is NULL for sequential runs. */
+static int oracle_compare(const problem *P, const nsm_impact_policy *pol, const double *dwell,
+                          oracle_ctx *ctx, char *msg, size_t msglen)
+{
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[MAXN], Lam[2 * MAXM], vo[MAXN];
     nsm_impact_info info;
-    nsm_status st = run_policy(&P, &pol, &opts, vp, Lam, &info);
+    nsm_status st = run_policy(P, pol, &opts, vp, Lam, &info);
     if (st == NSM_ERR_NO_BOUND) {
         return 0;
     }
@@ -778,37 +813,30 @@ static int prop_oracle_sequential(nsm_rng *rng, void *vctx, char *msg, size_t ms
         snprintf(msg, msglen, "library status %s", nsm_status_str(st));
         return 1;
     }
-    int rc = oracle_history(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, NULL, 0, order, 0, vo);
+    double gain = 0, S = 0;
+    if (oracle_gain(P, &gain, &S) != 0) {
+        snprintf(msg, msglen, "dposv");
+        return 1;
+    }
+    /* the schedule's phases in the oracle's terms: absolute dwells, zero dwells left out */
+    size_t contacts[MAXM];
+    double abs_dwell[MAXM];
+    size_t nphase = 0;
+    for (size_t k = 0; dwell != NULL && k < P->m; k++) {
+        if (dwell[k] > 0) {
+            contacts[nphase] = pol->order[k];
+            abs_dwell[nphase++] = isinf(dwell[k]) ? INFINITY : dwell[k] * S;
+        }
+    }
+    int rc = oracle_history(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, contacts, abs_dwell,
+                            nphase, pol->order, 0, vo);
     if (rc != ORACLE_OK) {
         snprintf(msg, msglen, "oracle code %d", rc);
         return 1;
     }
-    /* |M^-1 J^T| column sums (LAPACK solve, independent of the library) */
-    double A[MAXN * MAXN], B[MAXN * 2 * MAXM];
-    size_t K = 2 * P.m;
-    memcpy(A, P.M, sizeof(double) * P.n * P.n);
-    for (size_t i = 0; i < P.n; i++) {
-        for (size_t c = 0; c < P.m; c++) {
-            B[i * K + 2 * c] = P.Jt[c * P.n + i];
-            B[i * K + 2 * c + 1] = P.Jn[c * P.n + i];
-        }
-    }
-    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)P.n, (lapack_int)K, A, (lapack_int)P.n,
-                      B, (lapack_int)K) != 0) {
-        snprintf(msg, msglen, "dposv");
-        return 1;
-    }
-    double gain = 0;
-    for (size_t k = 0; k < K; k++) {
-        double col = 0;
-        for (size_t i = 0; i < P.n; i++) {
-            col += fabs(B[i * K + k]);
-        }
-        gain = fmax(gain, col);
-    }
     double hmin = info.bound / ((double)opts.steps * NSM_IMPACT_MIN_STEP_RATIO);
-    double tol = 1e-8 * (1 + tm_maxabs(P.n, vo)) + 10.0 * (double)info.forced * hmin * gain;
-    double diff = tm_maxabs_diff(P.n, vp, vo);
+    double tol = 1e-8 * (1 + tm_maxabs(P->n, vo)) + 10.0 * (double)info.forced * hmin * gain;
+    double diff = tm_maxabs_diff(P->n, vp, vo);
     ctx->compared++;
     ctx->within_1e6 += diff <= 1e-6;
     ctx->forced_runs += info.forced > 0;
@@ -821,11 +849,53 @@ static int prop_oracle_sequential(nsm_rng *rng, void *vctx, char *msg, size_t ms
     return 0;
 }
 
+static int prop_oracle_sequential(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+{
+    problem P;
+    random_problem(rng, &P, 0);
+    size_t order[MAXM];
+    for (size_t c = 0; c < P.m; c++) {
+        order[c] = c;
+    }
+    shuffle(rng, P.m, order);
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
+    return oracle_compare(&P, &pol, NULL, vctx, msg, msglen);
+}
+
+/* Schedules (header, NSM_POLICY_SCHEDULE): random order, each phase's dwell 0 (skipped, 1 in
+   8), INFINITY (to rest, 1 in 4) or uniform in (0, 1.3) S; the oracle runs the same phases
+   with dwell·S of impulse, S computed here from M, Jn and v_- (not from the library). */
+static int prop_oracle_schedule(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+{
+    problem P;
+    random_problem(rng, &P, 0);
+    size_t order[MAXM];
+    double dwell[MAXM];
+    for (size_t c = 0; c < P.m; c++) {
+        order[c] = c;
+        double r = nsm_rng_uniform(rng);
+        dwell[c] = r < 0.125 ? 0.0 : r < 0.375 ? INFINITY : 1.3 * nsm_rng_uniform(rng);
+    }
+    shuffle(rng, P.m, order);
+    nsm_impact_policy pol = {NSM_POLICY_SCHEDULE, order, NULL, 0, 1, NULL, NULL, dwell};
+    return oracle_compare(&P, &pol, dwell, vctx, msg, msglen);
+}
+
 static void test_oracle_sequential(void)
 {
     oracle_ctx ctx = {0, 0, 0, 0.0};
     size_t cases = prop_run("sequential runs = independent event-driven oracle",
                             prop_oracle_sequential, &ctx, 500);
+    printf(" [compared %zu, within 1e-6 %zu, with forced segments %zu, worst %.2g] ",
+           ctx.compared, ctx.within_1e6, ctx.forced_runs, ctx.worst);
+    CU_ASSERT(10 * ctx.compared >= 9 * cases);
+}
+
+static void test_oracle_schedule(void)
+{
+    oracle_ctx ctx = {0, 0, 0, 0.0};
+    size_t cases = prop_run("schedules = independent event-driven oracle", prop_oracle_schedule,
+                            &ctx, 500);
     printf(" [compared %zu, within 1e-6 %zu, with forced segments %zu, worst %.2g] ",
            ctx.compared, ctx.within_1e6, ctx.forced_runs, ctx.worst);
     CU_ASSERT(10 * ctx.compared >= 9 * cases);
@@ -878,7 +948,7 @@ static int prop_fine_oracle(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
         ctx->reentry++;
         return 0;
     }
-    nsm_impact_policy pol = {ctx->kind, order, ratios, 0, 1, NULL, NULL};
+    nsm_impact_policy pol = {ctx->kind, order, ratios, 0, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 4000;
     double vp[MAXN], Lam[2 * MAXM];
@@ -975,10 +1045,10 @@ static size_t accepted_points(size_t n, size_t m, const double *M, const double 
 
 static size_t corner_set(const problem *P, size_t nhist, double *pts)
 {
-    static double v[(COV_HIST + 37) * 3], work[4096];
-    static nsm_status st[COV_HIST + 37];
-    static nsm_policy_kind kd[COV_HIST + 37];
-    return accepted_points(3, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, nhist, COV_HIST + 37, v, st,
+    static double v[(2 * COV_HIST + 37) * 3], work[4096];
+    static nsm_status st[2 * COV_HIST + 37];
+    static nsm_policy_kind kd[2 * COV_HIST + 37];
+    return accepted_points(3, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, nhist, 2 * COV_HIST + 37, v, st,
                            kd, work, pts);
 }
 
@@ -986,7 +1056,7 @@ static void test_outcome_coverage(void)
 {
     problem P;
     corner_problem(&P);
-    static double lib[(COV_HIST + 37) * 3], ref[(COV_REF + 2) * 3];
+    static double lib[(2 * COV_HIST + 37) * 3], ref[(COV_REF + 2) * 3];
     size_t na = corner_set(&P, COV_HIST, lib);
     oracle_stats os;
     size_t nb = oracle_reference(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, COV_REF, 1, 0, COV_REF + 2,
@@ -1011,7 +1081,7 @@ static void test_outcome_coverage(void)
     }
     /* the hull of (v0, v1) never shrinks as the budget doubles */
     double prev = 0.0;
-    static double x[COV_HIST + 37], y[COV_HIST + 37];
+    static double x[2 * COV_HIST + 37], y[2 * COV_HIST + 37];
     for (size_t nh = 64; nh <= COV_HIST; nh *= 2) {
         size_t k = corner_set(&P, nh, lib);
         for (size_t i = 0; i < k; i++) {
@@ -1034,7 +1104,7 @@ static void test_outcome_coverage(void)
  * the default step, as the claim is stated; the set's extent in (v0, v1) changes with the
  * step (docs/benchmarks.md, "Coverage at half the step").
  */
-enum { BALL_COV_HIST = 64, BALL_COV_REF = 256, BALL_COV_RUNS = 2 * 120 + 1 + 200 + BALL_COV_HIST };
+enum { BALL_COV_HIST = 64, BALL_COV_REF = 256, BALL_COV_RUNS = 2 * 120 + 1 + 200 + 2 * BALL_COV_HIST };
 
 static void test_outcome_coverage_ball_stack(void)
 {
@@ -1098,7 +1168,7 @@ static void test_impact_errors(void)
     CU_ASSERT_EQUAL(nsm_impact_work(3, NSM_MAX_DIM), 0);
     size_t order[2] = {1, 0};
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
     nsm_impact_info info;
@@ -1130,7 +1200,33 @@ static void test_impact_errors(void)
     pol.hold = 0;
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
     pol.hold = 1;
-    pol.kind = (nsm_policy_kind)7;
+    /* schedule: dwell NULL, negative or NaN; INFINITY is allowed (to rest); the dwell array
+       over an output is an alias */
+    double dwell[2] = {0.5, INFINITY};
+    pol.kind = NSM_POLICY_SCHEDULE;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_NULL);
+    CU_ASSERT(strcmp(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts), "pol.dwell") == 0);
+    pol.dwell = dwell;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_OK);
+    CU_ASSERT(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts) == NULL);
+    for (int i = 0; i < 4; i++) {
+        vp[i % 3] = 7.0;
+        L[i] = 7.0;
+    }
+    dwell[0] = -0.1;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    CU_ASSERT(strcmp(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts), "pol.dwell") == 0);
+    dwell[0] = NAN;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    dwell[0] = 0.5;
+    order[0] = 0;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    CU_ASSERT(strcmp(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts), "pol.order") == 0);
+    order[0] = 1;
+    pol.dwell = vp;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ALIAS);
+    pol.dwell = dwell;
+    pol.kind = (nsm_policy_kind)8;
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
     pol.kind = NSM_POLICY_SEQUENTIAL;
     opts.steps = 0;
@@ -1173,7 +1269,7 @@ static void test_impact_no_bound(void)
     double M[4] = {1, 0, 0, 1}, Jn[4] = {1, 0, -1, 0}, Jt[4] = {0, 1, 0, 1}, mu[2] = {0.5, 0.5};
     double vm[2] = {-1.0, 0.3}, vp[2], L[4], work[256];
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
     nsm_status st = nsm_impact_solve(2, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
@@ -1209,7 +1305,7 @@ static void test_impact_held_contact(void)
     double ratios[2] = {1, 1e-7};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
-    nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
+    nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
     nsm_status st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &seq, &opts, vp, L, &info, work,
                                      nsm_impact_work(3, 2));
     CU_ASSERT_EQUAL(st, NSM_OK);
@@ -1218,8 +1314,8 @@ static void test_impact_held_contact(void)
     for (int i = 0; i < 3; i++) {
         CU_ASSERT(fabs(vp[i] - vseq[i]) <= 1e-4);
     }
-    nsm_impact_policy held[2] = {{NSM_POLICY_PRIORITY, order, NULL, 0, 1, NULL, NULL},
-                                 {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL}};
+    nsm_impact_policy held[2] = {{NSM_POLICY_PRIORITY, order, NULL, 0, 1, NULL, NULL, NULL},
+                                 {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL, NULL}};
     for (int k = 0; k < 2; k++) {
         opts.steps = 500;
         st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp, L, &info, work,
@@ -1256,7 +1352,7 @@ static void test_impact_ball_stack(void)
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     size_t steps = 0, forced = 0;
     for (unsigned long seed = 1; seed <= 50; seed++) {
-        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, seed, 8, NULL, NULL};
+        nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, seed, 8, NULL, NULL, NULL};
         nsm_impact_info info;
         double vp[9], L[10];
         nsm_status st = nsm_impact_solve(9, 5, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
@@ -1305,7 +1401,7 @@ static void test_impact_not_certified(void)
     double Jn[6] = {0, 1, -1, 0, 1, 1}, Jt[6] = {1, 0, 0.5, 1, 0, 0.5};
     double vm[3] = {0, -1, 0}, vp[3], L[4], work[512];
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
     CU_ASSERT_FATAL(nsm_impact_work(3, 2) <= 512);
@@ -1343,7 +1439,7 @@ static void test_impact_boxwall(void)
     nsm_impact_info info;
     char msg[256] = "";
     for (int k = 0; k < 4; k++) {
-        nsm_impact_policy pol = {(nsm_policy_kind)k, order, ratios, 42, 5, NULL, NULL};
+        nsm_impact_policy pol = {(nsm_policy_kind)k, order, ratios, 42, 5, NULL, NULL, NULL};
         CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
         CU_ASSERT(info.has_bound == 1 && info.gamma_lb > 0.0);
         int bad = check_outcome(&P, vp, L, &info, msg, sizeof msg);
@@ -1353,7 +1449,7 @@ static void test_impact_boxwall(void)
         CU_ASSERT_EQUAL(bad, 0);
     }
     /* sampled: reproducible from the seed */
-    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, order, ratios, 1234, 3, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SAMPLED, order, ratios, 1234, 3, NULL, NULL, NULL};
     double vp2[3], L2[4];
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp2, L2, &info), NSM_OK);
@@ -1370,22 +1466,22 @@ static void test_outcome_set(void)
     problem P;
     boxwall(&P);
     enum { NS = 200 };
-    static double work[4096], vplus[(NS + 37) * 3], big[8192];
-    static nsm_status status[NS + 37];
-    static nsm_policy_kind kind[NS + 37];
+    static double work[4096], vplus[(2 * NS + 37) * 3], big[8192];
+    static nsm_status status[2 * NS + 37];
+    static nsm_policy_kind kind[2 * NS + 37];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 500;
     size_t lw = nsm_outcome_work(3, 2);
     /* header: m! sequential + m! priority orders + 1 simultaneous + 8m² extremal directions
        + nsamples bang-bang */
-    CU_ASSERT_EQUAL(nsm_outcome_count(2, NS), 2 + 2 + 1 + 32 + NS);
+    CU_ASSERT_EQUAL(nsm_outcome_count(2, NS), 2 + 2 + 1 + 32 + 2 * NS);
     CU_ASSERT_EQUAL(nsm_outcome_count(7, NS), 0);
-    CU_ASSERT_EQUAL(nsm_outcome_count(3, 5), 6 + 6 + 1 + 72 + 5);
+    CU_ASSERT_EQUAL(nsm_outcome_count(3, 5), 6 + 6 + 1 + 72 + 5 + 5);
     CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5,
-                                          NS + 37, vplus, status, kind, &nruns, &acc, work, lw),
+                                          2 * NS + 37, vplus, status, kind, &nruns, &acc, work, lw),
                           NSM_OK);
-    CU_ASSERT_EQUAL(nruns, NS + 37);
+    CU_ASSERT_EQUAL(nruns, 2 * NS + 37);
     CU_ASSERT(acc <= nruns);
     CU_ASSERT(acc >= nruns - nruns / 100);
     CU_ASSERT_EQUAL(kind[0], NSM_POLICY_SEQUENTIAL);
@@ -1420,20 +1516,20 @@ static void test_outcome_set(void)
     CU_ASSERT_EQUAL(nacc, acc);
     /* the sequential run (order 0, 1) equals the single policy run */
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
     double vp[3], L[4];
     nsm_impact_info info;
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &pol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT(tm_maxabs_diff(3, vp, vplus) == 0.0);
     /* the priority runs follow the same orders: run 3 is order (1, 0) */
     size_t order10[2] = {1, 0};
-    nsm_impact_policy ppol = {NSM_POLICY_PRIORITY, order10, NULL, 0, 1, NULL, NULL};
+    nsm_impact_policy ppol = {NSM_POLICY_PRIORITY, order10, NULL, 0, 1, NULL, NULL, NULL};
     CU_ASSERT_EQUAL_FATAL(run_policy(&P, &ppol, &opts, vp, L, &info), NSM_OK);
     CU_ASSERT(tm_maxabs_diff(3, vp, vplus + 3 * 3) == 0.0);
     /* bang-bang history j: seed 99 + j, longest dwell 2^(j mod 3) for hold 5 (bit length 3) */
     static const size_t caps[4] = {1, 2, 4, 1};
     for (size_t j = 0; j < 4; j++) {
-        nsm_impact_policy bpol = {NSM_POLICY_BANGBANG, NULL, NULL, 99 + j, caps[j], NULL, NULL};
+        nsm_impact_policy bpol = {NSM_POLICY_BANGBANG, NULL, NULL, 99 + j, caps[j], NULL, NULL, NULL};
         nsm_status bs = run_policy(&P, &bpol, &opts, vp, L, &info);
         CU_ASSERT_EQUAL(bs, status[37 + j]);
         CU_ASSERT(bs != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (37 + j)) == 0.0);
@@ -1450,30 +1546,30 @@ static void test_outcome_set(void)
             }
         }
         /* 500 steps: the extremal rule chooses every 500 / NSM_OUTCOME_EXTREMAL_CHOICES = 1 */
-        nsm_impact_policy epol = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, 1, dir, NULL};
+        nsm_impact_policy epol = {NSM_POLICY_EXTREMAL, NULL, NULL, 0, 1, dir, NULL, NULL};
         nsm_status es = run_policy(&P, &epol, &opts, vp, L, &info);
         CU_ASSERT_EQUAL(es, status[5 + fan[q].j]);
         CU_ASSERT(es != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (5 + fan[q].j)) == 0.0);
     }
     /* errors */
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, NS + 37,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 2,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, NS + 37,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 7, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 7, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw - 1),
                     NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     NULL, status, kind, &nruns, &acc, work, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     big, status, kind, &nruns, &acc, big + 300, lw),
                     NSM_ERR_ALIAS);
     P.M[0] = -1;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 37,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw),
                     NSM_ERR_NOT_SPD);
 }
@@ -1483,15 +1579,15 @@ static void test_outcome_set(void)
 static void test_outcome_policy(void)
 {
     size_t order[3];
-    double ratios[3], dir[9];
+    double ratios[3], dir[9], dwell[3];
     nsm_impact_policy pol;
     /* m = 3, 5 histories, hold 5: runs 0-5 sequential and 6-11 priority, each over the six
        orders in lexicographic order (listed here), 12 simultaneous, 13-84 extremal, 85-89
-       bang-bang with seeds 99 + j and dwell caps 1, 2, 4, 1, 2 */
+       bang-bang with seeds 99 + j and dwell caps 1, 2, 4, 1, 2, 90-94 schedules */
     static const size_t lex[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                      {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     for (size_t r = 0; r < 12; r++) {
-        CU_ASSERT_EQUAL_FATAL(nsm_outcome_policy(3, NULL, 5, 99, 5, r, order, ratios, dir, &pol),
+        CU_ASSERT_EQUAL_FATAL(nsm_outcome_policy(3, NULL, 5, 99, 5, r, order, ratios, dir, dwell, &pol),
                               NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, r < 6 ? NSM_POLICY_SEQUENTIAL : NSM_POLICY_PRIORITY);
         CU_ASSERT(pol.order == order);
@@ -1499,19 +1595,19 @@ static void test_outcome_policy(void)
             CU_ASSERT_EQUAL(order[c], lex[r % 6][c]);
         }
     }
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 12, order, ratios, dir, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 12, order, ratios, dir, dwell, &pol), NSM_OK);
     CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SIMULTANEOUS);
     CU_ASSERT(pol.ratios == ratios && ratios[0] == 1.0 && ratios[1] == 1.0 && ratios[2] == 1.0);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 13, order, ratios, dir, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 13, order, ratios, dir, dwell, &pol), NSM_OK);
     CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_EXTREMAL);
     CU_ASSERT_EQUAL(pol.hold, 2000 / NSM_OUTCOME_EXTREMAL_CHOICES); /* default steps */
     /* the choices keep their impulse spacing: twice the steps, twice the hold; at least 1 */
     nsm_impact_opts o2 = NSM_IMPACT_OPTS_DEFAULT;
     o2.steps = 4000;
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, &o2, 5, 99, 5, 13, order, ratios, dir, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, &o2, 5, 99, 5, 13, order, ratios, dir, dwell, &pol), NSM_OK);
     CU_ASSERT_EQUAL(pol.hold, 4000 / NSM_OUTCOME_EXTREMAL_CHOICES);
     o2.steps = NSM_OUTCOME_EXTREMAL_CHOICES - 1;
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, &o2, 5, 99, 5, 13, order, ratios, dir, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, &o2, 5, 99, 5, 13, order, ratios, dir, dwell, &pol), NSM_OK);
     CU_ASSERT_EQUAL(pol.hold, 1);
     CU_ASSERT(pol.dir == dir && dir[0] == 1.0);
     for (size_t k = 1; k < 9; k++) {
@@ -1519,22 +1615,39 @@ static void test_outcome_policy(void)
     }
     static const size_t caps[5] = {1, 2, 4, 1, 2};
     for (size_t j = 0; j < 5; j++) {
-        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 85 + j, order, ratios, dir, &pol),
+        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 85 + j, order, ratios, dir, dwell, &pol),
                         NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_BANGBANG);
         CU_ASSERT_EQUAL(pol.seed, 99 + j);
         CU_ASSERT_EQUAL(pol.hold, caps[j]);
     }
+    /* schedules: order t mod 6; dwells from Halton point t / 6 + 1 = 1 (1/2, 1/3, 1/5 in
+       bases 2, 3, 5: levels 7, 4, 2 of 14, that is 0.4, 0.15 and 0.06 S) */
+    for (size_t t = 0; t < 5; t++) {
+        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 90 + t, order, ratios, dir, dwell,
+                                           &pol),
+                        NSM_OK);
+        CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
+        CU_ASSERT(pol.order == order && pol.dwell == dwell);
+        for (size_t c = 0; c < 3; c++) {
+            CU_ASSERT_EQUAL(order[c], lex[t][c]);
+        }
+        CU_ASSERT(dwell[0] == 0.4 && dwell[1] == 0.15 && dwell[2] == 0.06);
+    }
     /* errors: the bad argument's status, nothing written */
     pol.kind = NSM_POLICY_SAMPLED;
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 90, order, ratios, dir, &pol),
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 95, order, ratios, dir, dwell, &pol),
                     NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 0, 99, 5, 0, order, ratios, dir, &pol), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 0, 0, order, ratios, dir, &pol), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(0, NULL, 5, 99, 5, 0, order, ratios, dir, &pol), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(7, NULL, 5, 99, 5, 0, order, ratios, dir, &pol), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, NULL, ratios, dir, &pol), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, order, ratios, ratios + 1, &pol),
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, order, ratios, dir, NULL, &pol),
+                    NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, order, ratios, dir, dir + 6, &pol),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 0, 99, 5, 0, order, ratios, dir, dwell, &pol), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 0, 0, order, ratios, dir, dwell, &pol), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(0, NULL, 5, 99, 5, 0, order, ratios, dir, dwell, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(7, NULL, 5, 99, 5, 0, order, ratios, dir, dwell, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, NULL, ratios, dir, dwell, &pol), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, order, ratios, ratios + 1, dwell, &pol),
                     NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SAMPLED);
     /* replay: every run of the box-wall set, solved with its policy, gives the set's status
@@ -1542,14 +1655,14 @@ static void test_outcome_policy(void)
     problem P;
     boxwall(&P);
     enum { NS = 40 };
-    static double work[4096], vplus[(NS + 37) * 3];
-    static nsm_status status[NS + 37];
-    static nsm_policy_kind kind[NS + 37];
+    static double work[4096], vplus[(2 * NS + 37) * 3];
+    static nsm_status status[2 * NS + 37];
+    static nsm_policy_kind kind[2 * NS + 37];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 300;
     CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 7, 300,
-                                          NS + 37, vplus, status, kind, &nruns, &acc, work,
+                                          2 * NS + 37, vplus, status, kind, &nruns, &acc, work,
                                           nsm_outcome_work(3, 2)),
                           NSM_OK);
     size_t same = 0;
@@ -1557,7 +1670,7 @@ static void test_outcome_policy(void)
         double vp[3], L[4];
         nsm_impact_info info;
         CU_ASSERT_EQUAL_FATAL(
-            nsm_outcome_policy(2, &opts, NS, 7, 300, r, order, ratios, dir, &pol), NSM_OK);
+            nsm_outcome_policy(2, &opts, NS, 7, 300, r, order, ratios, dir, dwell, &pol), NSM_OK);
         nsm_status st = run_policy(&P, &pol, &opts, vp, L, &info);
         same += st == status[r] && pol.kind == kind[r] &&
                 (st != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * r) == 0.0);
@@ -1576,7 +1689,7 @@ static void test_outcome_set_spatial(void)
     problem P;
     boxwall(&P);
     P.vm[1] = -1.0; /* down into the corner: both contacts act, the set is not one point */
-    enum { NS = 256, NR = NS + 37 };
+    enum { NS = 256, NR = 2 * NS + 37 };
     static double work[4096], vp1[NR * 3], vp2[NR * 3], Jt2[12], ok1[NR * 3], ok2[NR * 3];
     static nsm_status st1[NR], st2[NR];
     static nsm_policy_kind k1[NR], k2[NR];
@@ -2153,7 +2266,7 @@ static void test_impact_overflow(void)
     boxwall(&P);
     static double work[4096];
     size_t order[2] = {0, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL, NULL, NULL};
     double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
     nsm_impact_info info;
     P.vm[0] = 1e200;
@@ -2199,7 +2312,7 @@ static void test_impact_info_overlap(void)
     memcpy(mu, P.mu, 2 * sizeof *mu);
     memcpy(vm, P.vm, 3 * sizeof *vm);
     ratios[0] = ratios[1] = 1.0;
-    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 1, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 1, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info good;
     CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &good,
@@ -2277,7 +2390,7 @@ static void test_impact_arg_fault(void)
     static double work[4096];
     size_t order[2] = {1, 0};
     double ratios[2] = {1, 1};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, ratios, 1, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[3], L[6];
     nsm_impact_info info;
@@ -2370,7 +2483,7 @@ static void test_impact_opts_null(void)
     size_t lw = nsm_impact_work(P.n, P.m);
     static double work[4096];
     size_t order[2] = {1, 0};
-    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL, NULL, NULL};
     const nsm_impact_opts dflt = NSM_IMPACT_OPTS_DEFAULT;
     double vp1[3], vp2[3], L1[4], L2[4];
     nsm_impact_info i1, i2;
@@ -2394,42 +2507,42 @@ static void test_impact_opts_null(void)
     CU_ASSERT_EQUAL(nsm_outcome_work(3, 0), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(0, 2), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(3, NSM_OUTCOME_MAX_ORDERS_M + 1), 0);
-    double va[39 * 3], vb[39 * 3];
-    nsm_status sa[39], sb[39];
-    nsm_policy_kind ka[39], kb[39];
+    double va[41 * 3], vb[41 * 3];
+    nsm_status sa[41], sb[41];
+    nsm_policy_kind ka[41], kb[41];
     size_t na = 0, nb = 0, aa = 0, ab = 0;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
                                     kb, &nb, &ab, work, lo - 1),
                     NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, 39,
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, 41,
                                           va, sa, ka, &na, &aa, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39,
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41,
                                           vb, sb, kb, &nb, &ab, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL(na, 39);
-    CU_ASSERT_EQUAL(nb, 39);
+    CU_ASSERT_EQUAL(na, 41);
+    CU_ASSERT_EQUAL(nb, 41);
     CU_ASSERT(memcmp(va, vb, sizeof va) == 0);
     /* the run records over an input, v_plus, the work or each other: NSM_ERR_ALIAS */
     static double pool[64];
     memcpy(pool, P.M, 9 * sizeof *pool);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb,
                                     (nsm_status *)(void *)(pool + 4), kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
                                     (nsm_policy_kind *)(void *)(vb + 100), &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
                                     kb, (size_t *)(void *)(work + lo - 1), &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb, sb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
                                     kb, &nb, (size_t *)(void *)(sb + 2), work, lo),
                     NSM_ERR_ALIAS);
     /* the work over an input (M stored inside it): NSM_ERR_ALIAS (the runs write the work and
        read the inputs), v_plus untouched */
     memcpy(work + 5, P.M, 9 * sizeof *work);
     double vb0 = vb[0];
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, work + 5, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39, vb,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, work + 5, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb,
                                     sb, kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
     CU_ASSERT(vb[0] == vb0);
@@ -2439,7 +2552,7 @@ static void test_impact_opts_null(void)
         double d[128];
     } opool;
     opool.opts = dflt;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opool.opts, 2, 7, 3, 39,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opool.opts, 2, 7, 3, 41,
                                     opool.d, sb, kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
     static union {
@@ -2447,7 +2560,7 @@ static void test_impact_opts_null(void)
         double d[4096];
     } wpool;
     wpool.opts = dflt;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &wpool.opts, 2, 7, 3, 39,
+    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &wpool.opts, 2, 7, 3, 41,
                                     vb, sb, kb, &nb, &ab, wpool.d, lo),
                     NSM_ERR_ALIAS);
     CU_ASSERT(memcmp(pool, P.M, 9 * sizeof *pool) == 0);
@@ -2460,7 +2573,7 @@ static void test_impact_opts_null(void)
    penetration, recomputed here). Errors name planes, nplanes and cap. */
 static void test_outcome_set_proj(void)
 {
-    enum { NS = 16, HOLD = 64, NPL = 2, CAP = 2 + 2 + 1 + 32 + NS + NPL * 32 };
+    enum { NS = 16, HOLD = 64, NPL = 2, CAP = 2 + 2 + 1 + 32 + 2 * NS + NPL * 32 };
     double M[9], Jn[6], Jt[6], mu[2], vm[3];
     box_corner_problem(M, Jn, Jt, mu, vm);
     const double planes[2 * NPL * 3] = {1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1};
@@ -2593,7 +2706,7 @@ static void test_extremal_v_errors(void)
     static double work[4096];
     size_t lw = nsm_impact_work(3, 2);
     nsm_impact_info info;
-    nsm_impact_policy pol = {NSM_POLICY_EXTREMAL_V, NULL, NULL, 0, 2, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_EXTREMAL_V, NULL, NULL, 0, 2, NULL, NULL, NULL};
     CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
                     NSM_ERR_NULL);
     const char *f = nsm_impact_arg_fault(2, 1, mu, &pol, NULL);
@@ -2631,16 +2744,16 @@ static void test_outcome_overflow_rows(void)
     P.Jn[1] = 1e10;
     static double work[4096];
     size_t lo = nsm_outcome_work(3, 2);
-    double vp[39 * 3];
-    nsm_status st[39];
-    nsm_policy_kind kd[39];
+    double vp[41 * 3];
+    nsm_status st[41];
+    nsm_policy_kind kd[41];
     size_t nr = 0, acc = 0;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 39,
+    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41,
                                           vp, st, kd, &nr, &acc, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL(nr, 39);
+    CU_ASSERT_EQUAL(nr, 41);
     CU_ASSERT_EQUAL(acc, 0);
-    for (size_t r = 0; r < 39; r++) {
+    for (size_t r = 0; r < 41; r++) {
         CU_ASSERT_EQUAL(st[r], NSM_ERR_OVERFLOW);
         CU_ASSERT(memcmp(vp + 3 * r, P.vm, 3 * sizeof *vp) == 0);
     }
@@ -2684,6 +2797,7 @@ static CU_TestInfo impact_tests[] = {
     {"extremal policy in v: invariants", test_policy_extremal_v},
     {"extremal policy in v along Jᵀdir equals extremal along dir", test_extremal_v_equiv},
     {"sequential runs: the independent event-driven oracle", test_oracle_sequential},
+    {"schedules: the independent event-driven oracle", test_oracle_schedule},
     {"simultaneous runs: plain explicit steps of the inclusion", test_fine_oracle_simultaneous},
     {"priority runs: plain explicit steps of the inclusion", test_fine_oracle_priority},
     {"outcome set: >= 95 % of the oracle's reference hull, hull grows with the budget",

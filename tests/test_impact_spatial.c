@@ -620,7 +620,7 @@ static void test_step_convergence(void)
         }
         size_t steps[3] = {250, 1000, 4000};
         double err[3];
-        nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, (const double[]){1.0}, 0, 1, NULL, NULL};
+        nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, (const double[]){1.0}, 0, 1, NULL, NULL, NULL};
         int ok = 1;
         for (int s = 0; s < 3; s++) {
             nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
@@ -1045,7 +1045,7 @@ static void test_spatial_errors(void)
     nsm_rng rng;
     nsm_rng_seed(&rng, prop_base_seed());
     random_sproblem(&rng, &P);
-    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, (const double[]){1, 1, 1}, 0, 1, NULL, NULL};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, (const double[]){1, 1, 1}, 0, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[MAXN], L[3 * MAXM];
     for (size_t i = 0; i < MAXN; i++) {
@@ -1125,7 +1125,7 @@ static void test_point_mass_closed_form(void)
         double a = cases[k][0], b = cases[k][1], c = cases[k][2], mu = cases[k][3];
         sproblem S;
         point_mass_on_floor(mu, a, b, -c, &S);
-        nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, (const double[]){1.0}, 0, 1, NULL, NULL};
+        nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, (const double[]){1.0}, 0, 1, NULL, NULL, NULL};
         nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
         double vp[3], L[3];
         nsm_impact_info info;

@@ -218,8 +218,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * keeps its u_n constant (a sliding mode), and the contacts with weight at tangential rest
  * get joint stick rates (within their cones) that keep u_t = 0 together, instead of their
  * own blocks' rates; found by projected Gauss-Seidel, with the per-contact rules above as
- * the fallback for a segment where the sweeps do not converge. Sequential, bang-bang and
- * extremal runs and d = 2 keep the per-contact rules. Each step is a straight segment
+ * the fallback for a segment where the sweeps do not converge. Sequential, bang-bang,
+ * extremal and schedule runs and d = 2 keep the per-contact rules. Each step is a straight segment
  * of length min(h, next event), events being a penetrating contact reaching u_n = 0 or a
  * slipping one reaching u_t = 0 (d = 2: the closest approach of the segment, where u_t is then
  * set to 0). For d = 1 every step is an exact piece of a solution for the chosen weights; for
@@ -229,7 +229,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * (Zeno-like alternation of sequential impacts). It stops when no contact penetrates.
  * For d = 1, where the policy's weights stay the same for k steps (sequential, priority and
  * simultaneous runs until an event; the rest of a bang-bang dwell, of a sampled hold or of an
- * extremal hold), one segment covers them: length min(k·h, next event), counted as the steps
+ * extremal hold; schedule runs until an event or the end of a phase's dwell, which is an
+ * event too, stepped over at hmin when closer than that), one segment covers them: length min(k·h, next event), counted as the steps
  * it covers (all k, or those up to and including the one its event falls in), so that
  * info->steps still counts steps of h. Such a segment is one step long while a contact
  * without weight sits at normal rest with u_n decreasing (the policy sees it penetrate after
@@ -286,11 +287,20 @@ typedef enum nsm_policy_kind {
                                       rule chooses again: a switching rule that drives dirᵀ(J v+)
                                       up (docs/math.md, "Exploring the set"); no contact is
                                       held */
-    NSM_POLICY_EXTREMAL_V = 6    /**< extremal in the generalized velocities: as EXTREMAL, with
+    NSM_POLICY_EXTREMAL_V = 6,   /**< extremal in the generalized velocities: as EXTREMAL, with
                                       the direction `vdir` of v instead of dir of J v: the rule
                                       drives vdirᵀv+ up (a user's objective, e.g. the forward
                                       speed after touchdown; the outcome set's fan over the
                                       caller's projection planes) */
+    NSM_POLICY_SCHEDULE = 7      /**< an explicit bang-bang schedule: phase k = 0 .. m-1, contact
+                                      order[k] acts alone for dwell[k]·S of normal impulse or
+                                      until it stops penetrating, whichever comes first (a
+                                      phase whose contact does not penetrate when it starts,
+                                      or with dwell[k] = 0, is skipped); then sequentially in
+                                      `order`. S = max over the contacts penetrating at v_- of
+                                      -u_n,c / W_nn,c, the impact's impulse scale; dwell[k] =
+                                      INFINITY runs phase k to rest. No contact is held
+                                      (docs/math.md, "Exploring the set") */
 } nsm_policy_kind;
 
 /** Largest seed state of the in-library generator (Park–Miller, modulus 2^31 - 1). */
@@ -299,7 +309,7 @@ typedef enum nsm_policy_kind {
 /** A selection policy. Unused fields may be anything (pointers may be NULL). */
 typedef struct nsm_impact_policy {
     nsm_policy_kind kind;
-    const size_t *order;  /**< SEQUENTIAL, PRIORITY: a permutation of 0 .. m-1 */
+    const size_t *order;  /**< SEQUENTIAL, PRIORITY, SCHEDULE: a permutation of 0 .. m-1 */
     const double *ratios; /**< SIMULTANEOUS: m positive finite ratios */
     unsigned long seed;   /**< SAMPLED, BANGBANG: the weight history is a function of the
                                seed only */
@@ -309,8 +319,10 @@ typedef struct nsm_impact_policy {
                                d is (d = 1 ignores t2): a direction in the space of the contact
                                velocities J v */
     const double *vdir;   /**< EXTREMAL_V: n finite entries, a direction in the space of the
-                               generalized velocities v (last, so that initialisers written
-                               before it leave it NULL) */
+                               generalized velocities v (after the fields above, so that
+                               initialisers written before it leave it NULL) */
+    const double *dwell;  /**< SCHEDULE: m dwells, each >= 0 and not NaN (INFINITY allowed), in
+                               units of the impulse scale S (last, as vdir) */
 } nsm_impact_policy;
 
 /** Options; NSM_IMPACT_OPTS_DEFAULT gives the documented defaults. */
@@ -379,8 +391,8 @@ size_t nsm_impact_work(size_t n, size_t m);
  * (d not 1 or 2, options, policy, mu < 0), NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not
  * symmetric or not positive definite), NSM_ERR_ALIAS (outputs overlap inputs, each other or
  * the first nsm_impact_work(n, m) doubles of work; v_plus, Lambda or work over *pol; info
- * over any other argument, pol and opts included; pol->order, pol->ratios, pol->dir and
- * pol->vdir count only for the kind that reads them), NSM_ERR_WORKSPACE,
+ * over any other argument, pol and opts included; pol->order, pol->ratios, pol->dir,
+ * pol->vdir and pol->dwell count only for the kind that reads them), NSM_ERR_WORKSPACE,
  * NSM_ERR_OVERFLOW (finite data whose energy ½ v_-^T M v_-, Delassus matrix W, contact
  * velocities J v_- or final-check tolerance check_tol (a huge vtol) exceed the double range;
  * checked before the trivial answer, so it is returned even when nothing penetrates) —
@@ -403,7 +415,8 @@ size_t nsm_impact_work(size_t n, size_t m);
     requires valid_pol: pol == \null || \valid_read(pol);
     requires valid_pol_order: pol == \null ||
                               (pol->kind != NSM_POLICY_SEQUENTIAL &&
-                               pol->kind != NSM_POLICY_PRIORITY) ||
+                               pol->kind != NSM_POLICY_PRIORITY &&
+                               pol->kind != NSM_POLICY_SCHEDULE) ||
                               pol->order == \null || m > NSM_MAX_DIM ||
                               \valid_read(pol->order + (0 .. m - 1));
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
@@ -415,6 +428,9 @@ size_t nsm_impact_work(size_t n, size_t m);
     requires valid_pol_vdir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL_V ||
                              pol->vdir == \null || n > NSM_MAX_DIM ||
                              \valid_read(pol->vdir + (0 .. n - 1));
+    requires valid_pol_dwell: pol == \null || pol->kind != NSM_POLICY_SCHEDULE ||
+                              pol->dwell == \null || m > NSM_MAX_DIM ||
+                              \valid_read(pol->dwell + (0 .. m - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
     requires valid_L: Lambda == \null || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
@@ -484,7 +500,8 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     requires valid_pol: pol == \null || \valid_read(pol);
     requires valid_pol_order: pol == \null ||
                               (pol->kind != NSM_POLICY_SEQUENTIAL &&
-                               pol->kind != NSM_POLICY_PRIORITY) ||
+                               pol->kind != NSM_POLICY_PRIORITY &&
+                               pol->kind != NSM_POLICY_SCHEDULE) ||
                               pol->order == \null || m > NSM_MAX_DIM ||
                               \valid_read(pol->order + (0 .. m - 1));
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
@@ -496,6 +513,9 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     requires valid_pol_vdir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL_V ||
                              pol->vdir == \null || n > NSM_MAX_DIM ||
                              \valid_read(pol->vdir + (0 .. n - 1));
+    requires valid_pol_dwell: pol == \null || pol->kind != NSM_POLICY_SCHEDULE ||
+                              pol->dwell == \null || m > NSM_MAX_DIM ||
+                              \valid_read(pol->dwell + (0 .. m - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
     requires valid_L: Lambda == \null || m > NSM_MAX_DIM || \valid(Lambda + (0 .. 2*m - 1));
@@ -551,7 +571,8 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
  * permutation), "pol.ratios" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE; not
  * positive), "pol.hold" (0), "pol.dir" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE),
  * "pol.vdir" (NULL: NSM_ERR_NULL; its n entries are data, checked with v_minus: not finite,
- * NSM_ERR_NOT_FINITE), "pol.kind" (unknown), "mu" (negative or not finite: NSM_ERR_ARG);
+ * NSM_ERR_NOT_FINITE), "pol.dwell" (NULL: NSM_ERR_NULL; an entry negative or NaN),
+ * "pol.kind" (unknown), "mu" (negative or not finite: NSM_ERR_ARG);
  * NULL when all of these are in their domains (opts = NULL stands for the defaults, which
  * are). The string is static; nothing is written. Only the arguments given are examined: M,
  * Jn, Jt and v_minus have data errors (NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD) of their own.
@@ -561,7 +582,8 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
     requires valid_pol: pol == \null || \valid_read(pol);
     requires valid_pol_order: pol == \null ||
                               (pol->kind != NSM_POLICY_SEQUENTIAL &&
-                               pol->kind != NSM_POLICY_PRIORITY) ||
+                               pol->kind != NSM_POLICY_PRIORITY &&
+                               pol->kind != NSM_POLICY_SCHEDULE) ||
                               pol->order == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
                               \valid_read(pol->order + (0 .. m - 1));
     requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
@@ -570,9 +592,13 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
     requires valid_pol_dir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL ||
                             pol->dir == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
                             \valid_read(pol->dir + (0 .. 3 * m - 1));
+    requires valid_pol_dwell: pol == \null || pol->kind != NSM_POLICY_SCHEDULE ||
+                              pol->dwell == \null || m == 0 || 3 * m > NSM_MAX_DIM ||
+                              \valid_read(pol->dwell + (0 .. m - 1));
     requires valid_opts: opts == \null || \valid_read(opts);
     assigns \result \from m, d, mu, pol, opts, mu[0 .. m - 1], *pol, *opts,
-                        pol->order[0 .. m - 1], pol->ratios[0 .. m - 1];
+                        pol->order[0 .. m - 1], pol->ratios[0 .. m - 1],
+                        pol->dwell[0 .. m - 1];
  */
 const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
                                  const nsm_impact_policy *pol, const nsm_impact_opts *opts);
@@ -593,11 +619,11 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu,
 #define NSM_OUTCOME_EXTREMAL_CHOICES 500u
 
 /** Number of runs of nsm_outcome_set: m! sequential orders + m! priority orders +
-    1 simultaneous (equal ratios) + 8m² extremal directions + nsamples bang-bang histories;
-    0 when m = 0, m > NSM_OUTCOME_MAX_ORDERS_M or nsamples > 10^6. */
+    1 simultaneous (equal ratios) + 8m² extremal directions + nsamples bang-bang histories +
+    nsamples schedules; 0 when m = 0, m > NSM_OUTCOME_MAX_ORDERS_M or nsamples > 10^6. */
 /*@ assigns \nothing;
     ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 ==>
-              1 <= \result <= 1729 + nsamples;
+              1 <= \result <= 1729 + 2 * nsamples;
     ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000) ==> \result == 0;
  */
 size_t nsm_outcome_count(size_t m, size_t nsamples);
@@ -617,7 +643,7 @@ size_t nsm_outcome_count(size_t m, size_t nsamples);
 /*@ assigns \nothing;
     ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
             nplanes <= NSM_OUTCOME_MAX_PLANES ==>
-              1 <= \result <= 1729 + nsamples + NSM_OUTCOME_PLANE_DIRS * nplanes;
+              1 <= \result <= 1729 + 2 * nsamples + NSM_OUTCOME_PLANE_DIRS * nplanes;
     ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
               nplanes <= NSM_OUTCOME_MAX_PLANES) ==> \result == 0;
  */
@@ -649,7 +675,12 @@ size_t nsm_outcome_work(size_t n, size_t m);
  * (NSM_POLICY_BANGBANG; history j has seed seed + j and longest dwell 2^(j mod L) steps, L
  * the bit length of `hold`: the histories cycle through the dwell scales 1, 2, 4, ... up to
  * `hold` steps, so that long dwells reach the extremes of the set and short ones its
- * inside; docs/math.md, "Exploring the set").
+ * inside; docs/math.md, "Exploring the set"), then with nsamples schedules
+ * (NSM_POLICY_SCHEDULE; schedule t has the order of index t mod m! and, for phase i, the
+ * dwell level floor(14 h) of h, coordinate i of Halton point t / m! + 1 (bases 2, 3, 5, 7,
+ * 11, 13), among 0 (skipped), 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 1.3
+ * and 1e300 (to rest) times S: phases that stop a contact short of rest, which is where the
+ * extremes of the set lie that every order and the fans miss).
  * kind[r] is the policy of run r. Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
  * nsamples) = *nruns; a run is accepted when its status is NSM_OK; *accepted counts them.
  * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,
@@ -832,46 +863,53 @@ nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
 /**
  * The policy of run r of nsm_outcome_set(n, m, ..., opts, nsamples, seed, hold, ...) (opts =
  * NULL: NSM_IMPACT_OPTS_DEFAULT; only opts->steps is read, for the extremal hold): fills *pol and
- * the arrays it points to. order (m entries) is the run's permutation (sequential and priority
- * runs; the identity otherwise), ratios (m) are ones, dir (3m) is the run's fan direction
- * (extremal runs; zeros otherwise). Solving with this policy (nsm_impact_solve, same M, Jn, Jt,
- * mu, v_minus and opts) repeats run r of the set, with its impulses and nsm_impact_info; with
- * nsm_impact_solve_d and d = 2, or with other opts (a finer step), it runs the same weight
- * history on that model. pol->kind says which source produced the run.
+ * the arrays it points to. order (m entries) is the run's permutation (sequential, priority
+ * and schedule runs; the identity otherwise), ratios (m) are ones, dir (3m) is the run's fan
+ * direction (extremal runs; zeros otherwise), dwell (m) the run's dwells (schedule runs, in
+ * units of the impulse scale S; 1e300 runs a phase to rest; zeros otherwise). Solving with
+ * this policy (nsm_impact_solve, same M, Jn, Jt, mu, v_minus and opts) repeats run r of the
+ * set, with its impulses and nsm_impact_info; with nsm_impact_solve_d and d = 2, or with
+ * other opts (a finer step), it runs the same weight history on that model. pol->kind says
+ * which source produced the run.
  * Errors (nothing written): NSM_ERR_NULL; NSM_ERR_SIZE (m = 0 or m > NSM_OUTCOME_MAX_ORDERS_M);
  * NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, r >= nsm_outcome_count(m, nsamples));
- * NSM_ERR_ALIAS (any two of order, ratios, dir, pol overlap).
+ * NSM_ERR_ALIAS (any two of order, ratios, dir, dwell, pol overlap).
  */
 /*@ requires valid: m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M ||
                     ((order == \null || \valid(order + (0 .. m - 1))) &&
                      (ratios == \null || \valid(ratios + (0 .. m - 1))) &&
-                     (dir == \null || \valid(dir + (0 .. 3 * m - 1))));
+                     (dir == \null || \valid(dir + (0 .. 3 * m - 1))) &&
+                     (dwell == \null || \valid(dwell + (0 .. m - 1))));
     requires valid_pol: pol == \null || \valid(pol);
     requires valid_opts: opts == \null || \valid_read(opts);
-    requires sep: order == \null || ratios == \null || dir == \null || pol == \null ||
-                  m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M ||
+    requires sep: order == \null || ratios == \null || dir == \null || dwell == \null ||
+                  pol == \null || m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M ||
                   \separated(pol, order + (0 .. m - 1), ratios + (0 .. m - 1),
-                             dir + (0 .. 3 * m - 1));
-    assigns *pol, order[0 .. m - 1], ratios[0 .. m - 1], dir[0 .. 3 * m - 1];
-    ensures null: (order == \null || ratios == \null || dir == \null || pol == \null) ==>
-                  \result == NSM_ERR_NULL;
-    ensures size: order != \null && ratios != \null && dir != \null && pol != \null &&
-                  (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) ==> \result == NSM_ERR_SIZE;
-    ensures arg: order != \null && ratios != \null && dir != \null && pol != \null &&
-                 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && (nsamples == 0 || hold == 0) ==>
-                 \result == NSM_ERR_ARG;
+                             dir + (0 .. 3 * m - 1), dwell + (0 .. m - 1));
+    assigns *pol, order[0 .. m - 1], ratios[0 .. m - 1], dir[0 .. 3 * m - 1],
+            dwell[0 .. m - 1];
+    ensures null: (order == \null || ratios == \null || dir == \null || dwell == \null ||
+                   pol == \null) ==> \result == NSM_ERR_NULL;
+    ensures size: order != \null && ratios != \null && dir != \null && dwell != \null &&
+                  pol != \null && (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) ==>
+                  \result == NSM_ERR_SIZE;
+    ensures arg: order != \null && ratios != \null && dir != \null && dwell != \null &&
+                 pol != \null && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                 (nsamples == 0 || hold == 0) ==> \result == NSM_ERR_ARG;
     ensures ok: \result == NSM_OK ==>
                 (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
                  pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
-                 pol->kind == NSM_POLICY_BANGBANG) &&
+                 pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE) &&
                 pol->order == order && pol->ratios == ratios && pol->dir == dir &&
-                pol->hold >= 1 && \forall integer i; 0 <= i < m ==> order[i] < m;
+                pol->dwell == dwell && pol->hold >= 1 &&
+                \forall integer i; 0 <= i < m ==> order[i] < m;
     ensures status: \result == NSM_OK || \result == NSM_ERR_NULL || \result == NSM_ERR_SIZE ||
                     \result == NSM_ERR_ARG || \result == NSM_ERR_ALIAS;
  */
 nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsamples,
                               unsigned long seed, size_t hold, size_t r, size_t *order,
-                              double *ratios, double *dir, nsm_impact_policy *pol);
+                              double *ratios, double *dir, double *dwell,
+                              nsm_impact_policy *pol);
 
 /**
  * The policy of plane run j of nsm_outcome_set_proj (run nsm_outcome_count(m, nsamples) + j

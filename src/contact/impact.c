@@ -448,6 +448,7 @@ static void carve_vecs(size_t m, double *u, impact_vecs *v)
     ensures n * n <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures 3 * m * n <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures 9 * m * m <= NSM_MAX_DIM * NSM_MAX_DIM;
+    ensures nonneg: 0 <= n * n && 0 <= 3 * m * n && 0 <= 9 * m * m;
  */
 static void lemma_dims(size_t n, size_t m)
 {

@@ -26,7 +26,9 @@
 #define F_DIR_NULL 13
 #define F_DIR_NAN 14
 #define F_VDIR_NULL 15
-#define F_KIND 16
+#define F_DWELL_NULL 16
+#define F_DWELL 17
+#define F_KIND 18
 
 /* 1 if x >= 0 and finite. */
 /*@ assigns \nothing;
@@ -104,6 +106,27 @@ static int opts_fault(const nsm_impact_opts *opts)
     return F_NONE;
 }
 
+/* F_DWELL if a schedule's dwell is negative or NaN (INFINITY is allowed: to rest), else
+   F_NONE. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(dwell + (0 .. m - 1));
+    assigns \nothing;
+    ensures \result == F_NONE || \result == F_DWELL;
+ */
+static int dwell_fault(size_t m, const double *dwell)
+{
+    /*@ loop invariant 0 <= k <= m;
+        loop assigns k;
+        loop variant m - k;
+     */
+    for (size_t k = 0; k < m; k++) {
+        if (!(dwell[k] >= 0.0)) {
+            return F_DWELL;
+        }
+    }
+    return F_NONE;
+}
+
 /* The first fault of the policy (m in range), F_NONE if there is none; opts, already checked,
    appears in the contract only (the result completes args_ok). */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
@@ -120,6 +143,15 @@ static int kind_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact_o
             return F_ORDER_NULL;
         }
         return is_permutation(m, pol->order) ? F_NONE : F_ORDER;
+    }
+    if (pol->kind == NSM_POLICY_SCHEDULE) {
+        if (pol->order == NULL) {
+            return F_ORDER_NULL;
+        }
+        if (!is_permutation(m, pol->order)) {
+            return F_ORDER;
+        }
+        return pol->dwell == NULL ? F_DWELL_NULL : dwell_fault(m, pol->dwell);
     }
     if (pol->kind == NSM_POLICY_SIMULTANEOUS) {
         if (pol->ratios == NULL) {
@@ -186,7 +218,8 @@ static nsm_status fault_status(int f)
     if (f == F_NONE) {
         return NSM_OK;
     }
-    if (f == F_ORDER_NULL || f == F_RATIOS_NULL || f == F_DIR_NULL || f == F_VDIR_NULL) {
+    if (f == F_ORDER_NULL || f == F_RATIOS_NULL || f == F_DIR_NULL || f == F_VDIR_NULL ||
+        f == F_DWELL_NULL) {
         return NSM_ERR_NULL;
     }
     return f == F_RATIOS_NAN || f == F_DIR_NAN ? NSM_ERR_NOT_FINITE : NSM_ERR_ARG;
@@ -212,6 +245,8 @@ static const char *fault_name(int f)
     case F_DIR_NULL:
     case F_DIR_NAN: return "pol.dir";
     case F_VDIR_NULL: return "pol.vdir";
+    case F_DWELL_NULL:
+    case F_DWELL: return "pol.dwell";
     case F_KIND: return "pol.kind";
     default: return NULL;
     }
@@ -278,9 +313,9 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu, const nsm
     return NULL;
 }
 
-/* The byte spans of the policy's arrays that its kind reads, *ord for order (sequential and
-   priority) and *rat for its array of doubles (ratios for simultaneous, dir for extremal, vdir
-   for extremal in v); {0, 0} for an array the kind does not read: an unused field is not even
+/* The byte spans of the policy's arrays that its kind reads, *ord for order (sequential,
+   priority and schedule) and *rat for its array of doubles (ratios for simultaneous, dir for
+   extremal, vdir for extremal in v, dwell for schedule); {0, 0} for an array the kind does not read: an unused field is not even
    read, its value may be indeterminate. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol);
@@ -290,10 +325,12 @@ const char *nsm_impact_arg_fault(size_t m, size_t d, const double *mu, const nsm
 static void pol_spans(size_t n, size_t m, const nsm_impact_policy *pol, nsm_span *ord,
                       nsm_span *rat)
 {
-    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY
+    size_t nord = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
+                          pol->kind == NSM_POLICY_SCHEDULE
                       ? m * sizeof(size_t)
                       : 0;
-    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS ? m * sizeof(double)
+    size_t nrat = pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_SCHEDULE
+                      ? m * sizeof(double)
                   : pol->kind == NSM_POLICY_EXTREMAL   ? 3 * m * sizeof(double)
                   : pol->kind == NSM_POLICY_EXTREMAL_V ? n * sizeof(double)
                                                        : 0;
@@ -302,6 +339,7 @@ static void pol_spans(size_t n, size_t m, const nsm_impact_policy *pol, nsm_span
     rat->addr = nrat == 0                              ? 0
                 : pol->kind == NSM_POLICY_EXTREMAL   ? (uintptr_t)pol->dir
                 : pol->kind == NSM_POLICY_EXTREMAL_V ? (uintptr_t)pol->vdir
+                : pol->kind == NSM_POLICY_SCHEDULE   ? (uintptr_t)pol->dwell
                                                      : (uintptr_t)pol->ratios;
     rat->len = nrat;
 }

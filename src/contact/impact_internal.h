@@ -20,6 +20,10 @@ typedef struct policy_state {
     size_t held;       /* SAMPLED, BANGBANG, EXTREMAL: steps the current weights have been
                           held */
     size_t dwell;      /* BANGBANG: steps the current contact acts (1 .. hold) */
+    size_t phase;      /* SCHEDULE: phases started (0 .. m); m + 1 once the sequential
+                          finish has begun */
+    double left;       /* SCHEDULE: normal impulse left in the current phase (>= 0; 0: none) */
+    double unit;       /* SCHEDULE: the impulse scale S of the dwells (> 0) */
 } policy_state;
 
 /* The integrator's vectors: views into the workspace, carved once (impact.c, carve_vecs). */
@@ -47,8 +51,10 @@ typedef struct impact_vecs {
     // the policy is valid and its array (for the kind that reads one) can be read
     predicate pol_ready(integer m, nsm_impact_policy *pol) =
       \valid_read(pol) &&
-      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY &&
+        pol->kind != NSM_POLICY_SCHEDULE) ||
        \valid_read(pol->order + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SCHEDULE || \valid_read(pol->dwell + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_SIMULTANEOUS || \valid_read(pol->ratios + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_EXTREMAL || \valid_read(pol->dir + (0 .. 3 * m - 1))) &&
       ((pol->kind != NSM_POLICY_SAMPLED && pol->kind != NSM_POLICY_BANGBANG &&
@@ -59,9 +65,12 @@ typedef struct impact_vecs {
 /*@ // the policy and its array (the one its kind reads, when given) can be read
     predicate pol_readable(integer m, nsm_impact_policy *pol) =
       \valid_read(pol) &&
-      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY &&
+        pol->kind != NSM_POLICY_SCHEDULE) ||
        pol->order == \null ||
        \valid_read(pol->order + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SCHEDULE || pol->dwell == \null ||
+       \valid_read(pol->dwell + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null ||
        \valid_read(pol->ratios + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_EXTREMAL || pol->dir == \null ||
@@ -74,9 +83,11 @@ typedef struct impact_vecs {
       (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_SIMULTANEOUS ||
        pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_PRIORITY ||
        pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_EXTREMAL ||
-       pol->kind == NSM_POLICY_EXTREMAL_V) &&
-      ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY) ==>
+       pol->kind == NSM_POLICY_EXTREMAL_V || pol->kind == NSM_POLICY_SCHEDULE) &&
+      ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
+        pol->kind == NSM_POLICY_SCHEDULE) ==>
        pol->order != \null) &&
+      (pol->kind == NSM_POLICY_SCHEDULE ==> pol->dwell != \null) &&
       (pol->kind == NSM_POLICY_SIMULTANEOUS ==> pol->ratios != \null) &&
       (pol->kind == NSM_POLICY_EXTREMAL ==> pol->dir != \null) &&
       (pol->kind == NSM_POLICY_EXTREMAL_V ==> pol->vdir != \null) &&
@@ -165,11 +176,14 @@ size_t nsm_impact_count_pen(size_t m, const double *u, double ntol);
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires pol: pol_ready(m, pol);
     requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires sched: ps->left >= 0 && ps->unit > 0;
     requires \valid_read(u + (0 .. 3 * m - 1));
     requires \valid(w + (0 .. m - 1)) && \valid(wraw + (0 .. m - 1));
     requires \separated(ps, w + (0 .. m - 1), wraw + (0 .. m - 1));
-    assigns w[0 .. m - 1], wraw[0 .. m - 1], *ps;
+    assigns w[0 .. m - 1], wraw[0 .. m - 1], ps->cur, ps->rng, ps->held, ps->dwell, ps->phase,
+            ps->left;
     ensures 1 <= ps->rng < NSM_PRNG_MOD;
+    ensures sched: ps->left >= 0;
  */
 void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps, const double *u,
                         double ntol, double *w, double *wraw);
@@ -192,12 +206,33 @@ void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps
 size_t nsm_impact_span(const nsm_impact_policy *pol, const policy_state *ps);
 
 /* Advances the policy's step counter by taken - 1 after a segment that covered `taken` steps
-   with the weights of one call (which counted the first). */
-/*@ requires \valid(ps) && taken <= NSM_IMPACT_SPAN_MAX;
-    assigns ps->held;
+   with the weights of one call (which counted the first), and takes the segment's normal
+   impulse len off a schedule phase's dwell (the phase's end when len reaches what was left). */
+/*@ requires \valid(ps) && taken <= NSM_IMPACT_SPAN_MAX && len >= 0 && ps->left >= 0;
+    assigns ps->held, ps->left;
     ensures ps->held >= \old(ps->held);
+    ensures ps->left >= 0;
  */
-void nsm_impact_span_taken(policy_state *ps, size_t taken);
+void nsm_impact_span_taken(policy_state *ps, size_t taken, double len);
+
+/* The longest segment the policy allows, out of hs >= hmin: a schedule phase's remaining
+   dwell (at least hmin: a dwell end closer than that is stepped over); hs otherwise. */
+/*@ requires \valid_read(pol) && \valid_read(ps) && 0 <= hmin <= hs;
+    assigns \nothing;
+    ensures hmin <= \result <= hs;
+ */
+double nsm_impact_phase_cap(const nsm_impact_policy *pol, const policy_state *ps, double hs,
+                            double hmin);
+
+/* The impulse scale of a schedule's dwells: S = max over the contacts penetrating at u of
+   -u_n,c / W_nn,c (the normal impulse each would need alone without friction); 1 if that is
+   not a positive finite number (no contact penetrates, or rounding). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
+    assigns \nothing;
+    ensures \result > 0;
+ */
+double nsm_impact_schedule_unit(size_t m, const double *W, const double *u, double ntol);
 
 /*
  * Weights of the extremal rules (NSM_POLICY_EXTREMAL, NSM_POLICY_EXTREMAL_V): the acting

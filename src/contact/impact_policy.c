@@ -1,9 +1,11 @@
 /*
  * The policy's weights along the impact: which penetrating contacts act and with what share
  * (sequential, priority, simultaneous ratios, sampled draws held for a few steps, one drawn
- * contact at a time for a drawn dwell: bang-bang, or the contact that raises an objective
- * (a direction of J v or of v) fastest: extremal).
+ * contact at a time for a drawn dwell: bang-bang, the contact that raises an objective
+ * (a direction of J v or of v) fastest: extremal, or an explicit schedule of contacts and
+ * dwells in impulse).
  */
+#include <float.h>
 #include <stdint.h>
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
@@ -62,7 +64,7 @@ static size_t kth_penetrating(size_t m, const double *u, size_t k, double ntol)
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && hold >= 1;
     requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
     requires \valid_read(u + (0 .. 3 * m - 1));
-    assigns *ps;
+    assigns ps->cur, ps->rng, ps->held, ps->dwell;
     ensures 1 <= ps->rng < NSM_PRNG_MOD;
     ensures ps->cur <= m;
  */
@@ -118,6 +120,35 @@ void nsm_impact_extremal(size_t m, size_t d, size_t hold, policy_state *ps, cons
     }
 }
 
+double nsm_impact_phase_cap(const nsm_impact_policy *pol, const policy_state *ps, double hs,
+                            double hmin)
+{
+    if (pol->kind != NSM_POLICY_SCHEDULE || !(ps->left > 0.0) || !(ps->left < hs)) {
+        return hs;
+    }
+    return ps->left > hmin ? ps->left : hmin;
+}
+
+double nsm_impact_schedule_unit(size_t m, const double *W, const double *u, double ntol)
+{
+    double S = 0.0;
+    const size_t K = 3 * m;
+    /*@ loop invariant 0 <= c <= m && S >= 0;
+        loop assigns c, S;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        double wnn = W[(3 * c + 2) * K + 3 * c + 2];
+        if (penetrating(m, u, c, ntol) && wnn > 0.0) {
+            double q = -u[3 * c + 2] / wnn;
+            if (q > S && q <= DBL_MAX) {
+                S = q;
+            }
+        }
+    }
+    return S > 0.0 ? S : 1.0;
+}
+
 /* Steps the weights just computed stay as they are while no event intervenes, this step
    included: the rest of the drawn dwell (bang-bang), of the hold (sampled, extremal), or
    NSM_IMPACT_SPAN_MAX for the kinds whose weights change only at events. */
@@ -141,11 +172,12 @@ size_t nsm_impact_span(const nsm_impact_policy *pol, const policy_state *ps)
 
 /* The policy's step counter after a segment of `taken` steps with the same weights (the first
    of them counted by the weights' call). */
-void nsm_impact_span_taken(policy_state *ps, size_t taken)
+void nsm_impact_span_taken(policy_state *ps, size_t taken, double len)
 {
     if (taken > 1 && ps->held <= SIZE_MAX - taken) {
         ps->held += taken - 1;
     }
+    ps->left = len < ps->left ? ps->left - len : 0.0;
 }
 
 /* Number of penetrating contacts. */
@@ -189,6 +221,51 @@ static void sequential_pick(size_t m, const nsm_impact_policy *pol, policy_state
             return;
         }
     }
+}
+
+/* Schedule: the current phase's contact keeps acting while it penetrates and its dwell lasts;
+   otherwise the next phase whose contact penetrates (and whose dwell is not 0) starts; after
+   the m phases, sequential in the schedule's order, from its first contact. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(pol) && \valid_read(pol->order + (0 .. m - 1)) &&
+             \valid_read(pol->dwell + (0 .. m - 1));
+    requires \valid(ps) && \valid_read(u + (0 .. 3 * m - 1));
+    requires ps->left >= 0 && ps->unit > 0;
+    assigns ps->cur, ps->phase, ps->left;
+    ensures ps->cur <= m;
+    ensures ps->left >= 0;
+ */
+static void schedule_pick(size_t m, const nsm_impact_policy *pol, policy_state *ps,
+                          const double *u, double ntol)
+{
+    if (ps->phase <= m && ps->cur < m && ps->left > 0.0 && penetrating(m, u, ps->cur, ntol)) {
+        return;
+    }
+    ps->left = 0.0;
+    /*@ loop invariant ps->left == 0;
+        loop assigns ps->phase, ps->cur;
+        loop variant m + 1 - ps->phase;
+     */
+    while (ps->phase < m) {
+        size_t k = ps->phase;
+        ps->phase = k + 1;
+        size_t c = pol->order[k];
+        double x = pol->dwell[k];
+        if (c < m && x > 0.0 && penetrating(m, u, c, ntol)) {
+            double left = x * ps->unit;
+            if (left > 0.0) {
+                ps->cur = c;
+                ps->left = left;
+                return;
+            }
+        }
+    }
+    if (ps->phase == m) {
+        /* the sequential finish starts from the first contact of the order */
+        ps->phase = m + 1;
+        ps->cur = m;
+    }
+    sequential_pick(m, pol, ps, u, ntol);
 }
 
 /* Priority: weight 1 on the first penetrating contact of the order (those ahead of it are at
@@ -289,6 +366,13 @@ void nsm_impact_weights(size_t m, const nsm_impact_policy *pol, policy_state *ps
     }
     if (pol->kind == NSM_POLICY_PRIORITY) {
         priority_pick(m, pol, u, ntol, w);
+        return;
+    }
+    if (pol->kind == NSM_POLICY_SCHEDULE) {
+        schedule_pick(m, pol, ps, u, ntol);
+        if (ps->cur < m) {
+            w[ps->cur] = 1.0;
+        }
         return;
     }
     shared_weights(m, pol, ps, u, ntol, w, wraw);

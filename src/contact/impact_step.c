@@ -169,12 +169,17 @@ static void snap_stuck(size_t m, const double *mu, const double *w, const double
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires pol: pol_ready(m, pol);
     requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires sched: ps->left >= 0 && ps->unit > 0;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
     requires vecs: \valid_read(v) && vecs_ok(v, m);
     requires \separated(ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
+    requires ps_apart: \separated(ps, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
+                                  v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
+                                  v->um + (0 .. 3 * m - 1));
     assigns *ps, v->w[0 .. m - 1], v->wraw[0 .. m - 1], v->lh[0 .. 3 * m - 1],
             v->rate[0 .. 3 * m - 1];
     ensures 1 <= ps->rng < NSM_PRNG_MOD;
+    ensures sched: ps->left >= 0 && ps->unit > 0;
     ensures \result == 0 || \result == 1;
  */
 static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
@@ -329,13 +334,17 @@ static size_t steps_taken(double len, double h, size_t span)
     requires room: 1 <= room;
     requires pol: pol_ready(m, pol);
     requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires sched: ps->left >= 0 && ps->unit > 0;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
     requires vecs: \valid_read(v) && vecs_ok(v, m);
     requires \separated(ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
-    requires \valid(len) && \separated(len, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
-                                        v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
-                                        v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1),
-                                        v->wraw + (0 .. m - 1));
+    requires ps_apart: \separated(ps, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
+                                  v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
+                                  v->um + (0 .. 3 * m - 1));
+    requires \valid(len) && \separated(len, ps) &&
+             \separated(len, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
+                        v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
+                        v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
     requires \valid(ev) && \separated(ev, ps, v->u + (0 .. 3 * m - 1), v->lh + (0 .. 3 * m - 1),
                                       v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1),
                                       v->w + (0 .. m - 1));
@@ -344,6 +353,7 @@ static size_t steps_taken(double len, double h, size_t span)
             v->w[0 .. m - 1], v->wraw[0 .. m - 1];
     ensures 1 <= \result <= room;
     ensures 1 <= ps->rng < NSM_PRNG_MOD;
+    ensures sched: ps->left >= 0 && ps->unit > 0;
  */
 static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
                       const double *W, const double *mu, double h, double hmin, double ztol,
@@ -362,31 +372,38 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
         span = 1;
     }
     /*@ assert 1 <= span <= room && span <= NSM_IMPACT_SPAN_MAX; */
-    double hs = span_len(h, span);
+    /* a schedule phase ends at its dwell: an event like the others */
+    double hs = nsm_impact_phase_cap(pol, ps, span_len(h, span), hmin);
     double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, v, ev);
     step_advance(m, mu, l, *ev, joint, ztol, v);
     size_t taken = steps_taken(l, h, span);
-    nsm_impact_span_taken(ps, taken);
+    nsm_impact_span_taken(ps, taken, l);
     *len = l;
     return taken;
 }
 
 /* The state at the start of the integration: Λ, the held rates lh and the raw draws wraw
-   zero; no acting contact (cur = m), nothing held, the PRNG seeded from pol->seed. */
+   zero; no acting contact (cur = m), nothing held, the PRNG seeded from pol->seed, no
+   schedule phase started, the dwells' impulse scale from the contact velocities at v_-. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol) && \valid_read(v) && vecs_ok(v, m) && \valid(ps);
+    requires \valid_read(W + (0 .. 9 * m * m - 1));
     requires \separated(ps, v->lam + (0 .. 3 * m - 1)) &&
              \separated(ps, v->lh + (0 .. 3 * m - 1)) && \separated(ps, v->wraw + (0 .. m - 1));
     assigns *ps, v->lam[0 .. 3 * m - 1], v->lh[0 .. 3 * m - 1], v->wraw[0 .. m - 1];
     ensures 1 <= ps->rng < NSM_PRNG_MOD;
+    ensures ps->left >= 0 && ps->unit > 0;
  */
-static void integrate_start(size_t m, const nsm_impact_policy *pol, const impact_vecs *v,
-                            policy_state *ps)
+static void integrate_start(size_t m, const nsm_impact_policy *pol, const double *W,
+                            double ntol, const impact_vecs *v, policy_state *ps)
 {
     ps->cur = m;
     ps->rng = 1ul + (unsigned long)(pol->seed % (NSM_PRNG_MOD - 1ul));
     ps->held = 0;
     ps->dwell = 1;
+    ps->phase = 0;
+    ps->left = 0.0;
+    ps->unit = nsm_impact_schedule_unit(m, W, v->u, ntol);
     zero_vec(3 * m, v->lam);
     zero_vec(3 * m, v->lh);
     zero_vec(m, v->wraw);
@@ -398,13 +415,13 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
 {
     size_t K = 3 * m;
     policy_state ps;
-    integrate_start(m, pol, v, &ps);
+    integrate_start(m, pol, W, ntol, v, &ps);
     double hmin = h / (double)NSM_IMPACT_MIN_STEP_RATIO;
-    /* planar runs but sequential, bang-bang and extremal ones hold contacts at rest
+    /* planar runs but sequential, bang-bang, extremal and schedule ones hold contacts at rest
        (nsm_slide_planar) */
     int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL &&
                 pol->kind != NSM_POLICY_BANGBANG && pol->kind != NSM_POLICY_EXTREMAL &&
-                pol->kind != NSM_POLICY_EXTREMAL_V;
+                pol->kind != NSM_POLICY_EXTREMAL_V && pol->kind != NSM_POLICY_SCHEDULE;
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;
     double bound = inf->bound;
@@ -418,6 +435,7 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
         loop invariant steps <= k;
         loop invariant forced <= steps;
         loop invariant 1 <= ps.rng < NSM_PRNG_MOD;
+        loop invariant sched: ps.left >= 0 && ps.unit > 0;
         loop invariant res == NSM_OK || res == NSM_ERR_BOUND || res == NSM_ERR_NO_CONVERGENCE;
         loop invariant bound: res != NSM_ERR_BOUND ==> has_bound == 0 || s <= bound;
         loop invariant running: stop == 0 ==> res == NSM_ERR_NO_CONVERGENCE;

@@ -1,6 +1,7 @@
 /* Outcome sets of an impact: every sequential and priority order, simultaneous, the extremal
-   fans (contact velocities; the caller's projection planes), and bang-bang weight histories
-   over a ladder of dwell scales (docs/math.md, "Exploring the set"). */
+   fans (contact velocities; the caller's projection planes), bang-bang weight histories over
+   a ladder of dwell scales, and schedules whose phases stop short of rest at dwells from a
+   low-discrepancy grid (docs/math.md, "Exploring the set"). */
 #include <stdint.h>
 #include "nsmech/contact.h"
 
@@ -34,7 +35,7 @@ size_t nsm_outcome_count(size_t m, size_t nsamples)
     if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M || nsamples > 1000000u) {
         return 0;
     }
-    return 2 * n_orders(m) + 1 + 8 * m * m + nsamples;
+    return 2 * n_orders(m) + 1 + 8 * m * m + 2 * nsamples;
 }
 
 size_t nsm_outcome_count_proj(size_t m, size_t nsamples, size_t nplanes)
@@ -161,6 +162,62 @@ static size_t dwell_cap(size_t j, size_t hold)
         cap *= 2;
     }
     return cap;
+}
+
+/* Dwell levels of the schedule runs, in units of the impulse scale S (NSM_POLICY_SCHEDULE):
+   level 0 skips the phase, the last runs it to rest (1e300 S: more than any impact needs,
+   the phase ends when its contact stops penetrating); between them, fractions that stop a
+   contact short of rest, denser below S/2 (docs/math.md, "Exploring the set"). */
+#define SCHED_LEVELS 14u
+
+/* The dwell of level l < SCHED_LEVELS (a switch, not a table: no global object). */
+/*@ assigns \nothing;
+    ensures \result >= 0;
+ */
+static double sched_level(size_t l)
+{
+    switch (l) {
+    case 0: return 0.0;
+    case 1: return 0.03;
+    case 2: return 0.06;
+    case 3: return 0.1;
+    case 4: return 0.15;
+    case 5: return 0.2;
+    case 6: return 0.3;
+    case 7: return 0.4;
+    case 8: return 0.5;
+    case 9: return 0.6;
+    case 10: return 0.8;
+    case 11: return 1.0;
+    case 12: return 1.3;
+    default: return 1e300;
+    }
+}
+
+/* Level of coordinate `phase` of Halton point k >= 1 (bases 2, 3, 5, 7, 11, 13, one per phase):
+   floor(SCHED_LEVELS · radical inverse of k in that base), in integers (digits reversed into
+   num/den, num < den). */
+/*@ requires phase < NSM_OUTCOME_MAX_ORDERS_M;
+    assigns \nothing;
+    ensures \result < SCHED_LEVELS;
+ */
+static size_t halton_level(size_t k, size_t phase)
+{
+    size_t b = phase == 0 ? 2u : phase == 1 ? 3u : phase == 2 ? 5u : phase == 3 ? 7u
+             : phase == 4 ? 11u : 13u;
+    size_t num = 0;
+    size_t den = 1;
+    /*@ loop invariant 2 <= b <= 13;
+        loop invariant 0 <= num < den <= SIZE_MAX / 16;
+        loop assigns k, num, den;
+        loop variant k;
+     */
+    while (k > 0 && den <= SIZE_MAX / 16 / b) {
+        num = num * b + k % b;
+        den = den * b;
+        k /= b;
+    }
+    return SCHED_LEVELS * num / den;
 }
 
 /* Next permutation in lexicographic order (p has m entries); 0 after the last one. */
@@ -458,6 +515,30 @@ static void kth_order(size_t m, size_t k, size_t *order)
     }
 }
 
+/* Schedule run t of the set: the order of index t mod norders, and for phase i the dwell of
+   level halton_level(t / norders + 1, i): every order gets the same low-discrepancy sequence
+   of dwell tuples, so any prefix of the runs spreads over the grid of levels. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= norders <= 720 && t <= 3000000;
+    requires \valid(order + (0 .. m - 1)) && \valid(dwell + (0 .. m - 1));
+    requires \separated(order + (0 .. m - 1), dwell + (0 .. m - 1));
+    assigns order[0 .. m - 1], dwell[0 .. m - 1];
+    ensures \forall integer i; 0 <= i < m ==> order[i] < m;
+    ensures \forall integer i; 0 <= i < m ==> dwell[i] >= 0;
+ */
+static void schedule_of(size_t m, size_t t, size_t norders, size_t *order, double *dwell)
+{
+    kth_order(m, t % norders, order);
+    size_t k = t / norders + 1;
+    /*@ loop invariant 0 <= i <= m;
+        loop invariant \forall integer q; 0 <= q < i ==> dwell[q] >= 0;
+        loop assigns i, dwell[0 .. m - 1];
+        loop variant m - i;
+     */
+    for (size_t i = 0; i < m; i++) {
+        dwell[i] = sched_level(halton_level(k, i));
+    }
+}
+
 /* Steps between the choices of the set's extremal runs: steps / NSM_OUTCOME_EXTREMAL_CHOICES,
    at least 1 (opts = NULL: the default steps). */
 /*@ requires opts == \null || \valid_read(opts);
@@ -473,34 +554,39 @@ static size_t extremal_hold(const nsm_impact_opts *opts)
 }
 
 /* The policy of run r of the outcome set (docs of nsm_outcome_policy): fills *pol, order (the
-   run's permutation, the identity for runs without one), ratios (ones) and dir (the fan
-   direction of an extremal run, zeros otherwise); extremal runs choose every ehold steps. */
+   run's permutation, the identity for runs without one), ratios (ones), dir (the fan
+   direction of an extremal run, zeros otherwise) and dwell (a schedule run's dwells, zeros
+   otherwise); extremal runs choose every ehold steps. */
 /*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= norders <= 720 && hold >= 1;
-    requires ehold >= 1;
+    requires ehold >= 1 && r <= 3000000;
     requires \valid(pol) && \valid(order + (0 .. m - 1)) && \valid(ratios + (0 .. m - 1)) &&
-             \valid(dir + (0 .. 3 * m - 1));
+             \valid(dir + (0 .. 3 * m - 1)) && \valid(dwell + (0 .. m - 1));
     requires \separated(pol, order + (0 .. m - 1), ratios + (0 .. m - 1),
-                        dir + (0 .. 3 * m - 1));
-    assigns *pol, order[0 .. m - 1], ratios[0 .. m - 1], dir[0 .. 3 * m - 1];
+                        dir + (0 .. 3 * m - 1), dwell + (0 .. m - 1));
+    assigns *pol, order[0 .. m - 1], ratios[0 .. m - 1], dir[0 .. 3 * m - 1],
+            dwell[0 .. m - 1];
     ensures kind: pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
                   pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
-                  pol->kind == NSM_POLICY_BANGBANG;
-    ensures arrays: pol->order == order && pol->ratios == ratios && pol->dir == dir;
+                  pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE;
+    ensures arrays: pol->order == order && pol->ratios == ratios && pol->dir == dir &&
+                    pol->dwell == dwell;
     ensures hold: pol->hold >= 1;
     ensures order: \forall integer i; 0 <= i < m ==> order[i] < m;
     ensures first: r < norders ==> pol->kind == NSM_POLICY_SEQUENTIAL;
  */
-static void outcome_policy_of(size_t m, size_t r, size_t norders, unsigned long seed,
-                              size_t hold, size_t ehold, size_t *order, double *ratios,
-                              double *dir, nsm_impact_policy *pol)
+static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsamples,
+                              unsigned long seed, size_t hold, size_t ehold, size_t *order,
+                              double *ratios, double *dir, double *dwell,
+                              nsm_impact_policy *pol)
 {
     size_t nfan = 8 * m * m;
     /*@ loop invariant 0 <= c <= m;
-        loop assigns c, ratios[0 .. m - 1], dir[0 .. 3 * m - 1];
+        loop assigns c, ratios[0 .. m - 1], dir[0 .. 3 * m - 1], dwell[0 .. m - 1];
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
         ratios[c] = 1.0;
+        dwell[c] = 0.0;
         dir[3 * c] = 0.0;
         dir[3 * c + 1] = 0.0;
         dir[3 * c + 2] = 0.0;
@@ -508,6 +594,8 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, unsigned long 
     pol->order = order;
     pol->ratios = ratios;
     pol->dir = dir;
+    pol->vdir = NULL;
+    pol->dwell = dwell;
     pol->seed = 0;
     pol->hold = 1;
     if (r < norders) {
@@ -524,20 +612,24 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, unsigned long 
             pol->kind = NSM_POLICY_EXTREMAL;
             pol->hold = ehold;
             fan_dir(m, r - norders - norders - 1, dir);
-        } else {
+        } else if (r - norders - norders - 1 - nfan < nsamples) {
             size_t j = r - norders - norders - 1 - nfan;
             pol->kind = NSM_POLICY_BANGBANG;
             pol->seed = (seed % NSM_PRNG_MOD) + (unsigned long)(j % 1000001u);
             pol->hold = dwell_cap(j, hold);
+        } else {
+            pol->kind = NSM_POLICY_SCHEDULE;
+            schedule_of(m, r - norders - norders - 1 - nfan - nsamples, norders, order, dwell);
         }
     }
 }
 
 nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsamples,
                               unsigned long seed, size_t hold, size_t r, size_t *order,
-                              double *ratios, double *dir, nsm_impact_policy *pol)
+                              double *ratios, double *dir, double *dwell,
+                              nsm_impact_policy *pol)
 {
-    if (order == NULL || ratios == NULL || dir == NULL || pol == NULL) {
+    if (order == NULL || ratios == NULL || dir == NULL || dwell == NULL || pol == NULL) {
         return NSM_ERR_NULL;
     }
     if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
@@ -547,15 +639,16 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsam
         r >= nsm_outcome_count(m, nsamples)) {
         return NSM_ERR_ARG;
     }
-    const nsm_span out[4] = {{(uintptr_t)order, m * sizeof(size_t)},
+    const nsm_span out[5] = {{(uintptr_t)order, m * sizeof(size_t)},
                              {(uintptr_t)ratios, m * sizeof(double)},
                              {(uintptr_t)dir, 3 * m * sizeof(double)},
+                             {(uintptr_t)dwell, m * sizeof(double)},
                              {(uintptr_t)pol, sizeof *pol}};
-    if (nsm_spans_overlap(4, out, 0, NULL)) {
+    if (nsm_spans_overlap(5, out, 0, NULL)) {
         return NSM_ERR_ALIAS;
     }
-    outcome_policy_of(m, r, n_orders(m), seed, hold, extremal_hold(opts), order, ratios, dir,
-                      pol);
+    outcome_policy_of(m, r, n_orders(m), nsamples, seed, hold, extremal_hold(opts), order,
+                      ratios, dir, dwell, pol);
     return NSM_OK;
 }
 
@@ -570,8 +663,11 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsam
                        \valid_read(v_minus + (0 .. n - 1)) &&
                        (opts == \null || \valid_read(opts));
     requires valid_pol: \valid_read(pol) &&
-      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY) ||
+      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY &&
+        pol->kind != NSM_POLICY_SCHEDULE) ||
        pol->order == \null || \valid_read(pol->order + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SCHEDULE || pol->dwell == \null ||
+       \valid_read(pol->dwell + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null ||
        \valid_read(pol->ratios + (0 .. m - 1))) &&
       (pol->kind != NSM_POLICY_EXTREMAL || pol->dir == \null ||
@@ -635,15 +731,17 @@ static nsm_status outcome_solve(size_t n, size_t m, size_t d, const double *M, c
 static nsm_status outcome_run(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                               const double *Jt, const double *mu, const double *v_minus,
                               const nsm_impact_opts *opts, size_t r, size_t norders,
-                              unsigned long seed, size_t hold,
+                              size_t nsamples, unsigned long seed, size_t hold,
                               size_t cap, double *v_plus, nsm_status *status,
                               nsm_policy_kind *kind, double *work, size_t lw, int *stop)
 {
     size_t order[NSM_OUTCOME_MAX_ORDERS_M];
     double ratios[NSM_OUTCOME_MAX_ORDERS_M];
     double dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
+    double dwell[NSM_OUTCOME_MAX_ORDERS_M];
     nsm_impact_policy pol;
-    outcome_policy_of(m, r, norders, seed, hold, extremal_hold(opts), order, ratios, dir, &pol);
+    outcome_policy_of(m, r, norders, nsamples, seed, hold, extremal_hold(opts), order, ratios,
+                      dir, dwell, &pol);
     return outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, r, cap, v_plus, status,
                          kind, work, lw, stop);
 }
@@ -684,6 +782,7 @@ static void plane_policy_of(size_t n, size_t nplanes, const double *planes, size
     pol->seed = 0;
     pol->hold = ehold;
     pol->vdir = vdir;
+    pol->dwell = NULL;
 }
 
 nsm_status nsm_outcome_plane_policy(size_t n, size_t nplanes, const double *planes,
@@ -787,8 +886,8 @@ static nsm_status outcome_runs(size_t n, size_t m, size_t d, const double *M, co
         nsm_status st = NSM_ERR_ARG; /* every r < total is a base or a plane run */
         if (r < base || nplanes == 0) {
             int stop = 0;
-            st = outcome_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, r, norders, seed, hold, cap,
-                             v_plus, status, kind, work, lw, &stop);
+            st = outcome_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, r, norders, nsamples, seed,
+                             hold, cap, v_plus, status, kind, work, lw, &stop);
             if (stop) {
                 return st;
             }

@@ -98,7 +98,7 @@ static nsm_status acc_solve(const acc_problem *P, nsm_policy_kind kind, size_t s
     double Lam[2 * ACC_MAXM];
     size_t lw = nsm_impact_work(P->n, P->m);
     CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work / sizeof work[0]);
-    nsm_impact_policy pol = {kind, P->order, P->ratios, 0, 1, NULL, NULL};
+    nsm_impact_policy pol = {kind, P->order, P->ratios, 0, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = steps;
     return nsm_impact_solve(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, &pol, &opts, vp, Lam,

@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char *const imp_fields[] = {
-    "M", "Jn", "Jt", "tangent_dim", "mu", "v", "policy", "order", "samples", "seed", "hold",
+    "M", "Jn", "Jt", "tangent_dim", "mu", "v", "policy", "order", "dwell", "samples", "seed", "hold",
     "tol", "steps", "fw_iters", "project", NULL
 };
 
@@ -17,8 +17,9 @@ typedef struct imp_problem {
     size_t n, k, d;
     double *M, *Jn, *Jt, *mu, *v;
     int policy;            /* 0 simultaneous, 1 sequential, 2 sample, 3 priority, 4 bangbang,
-                              5 set */
-    size_t *order;         /* k entries for sequential and priority */
+                              5 set, 6 schedule */
+    size_t *order;         /* k entries for sequential, priority and schedule */
+    double *dwell;         /* k entries for schedule, in units of the impulse scale S */
     size_t samples;
     size_t hold;
     unsigned long long seed;
@@ -33,7 +34,39 @@ typedef struct imp_problem {
 static void imp_free(imp_problem *p)
 {
     free(p->M); free(p->Jn); free(p->Jt); free(p->mu); free(p->v); free(p->order);
-    free(p->project);
+    free(p->dwell); free(p->project);
+}
+
+/* "dwell" (schedule only, required there): k entries >= 0, in units of the impulse scale S;
+   0 skips a phase, a value beyond any impact's need (1e300) runs it to rest. */
+static int read_dwell(const cJSON *pb, imp_problem *p, cli_err *e)
+{
+    int pres = 0;
+    const cJSON *dw = cJSON_GetObjectItemCaseSensitive(pb, "dwell");
+    if (p->policy != 6) {
+        if (dw != NULL) {
+            cli_fail(e, "field 'dwell': only meaningful with \"policy\": \"schedule\"");
+            return -1;
+        }
+        return 0;
+    }
+    if (dw == NULL) {
+        cli_fail(e, "field 'dwell': missing (the \"schedule\" policy needs one dwell per "
+                    "contact, in units of the impulse scale S)");
+        return -1;
+    }
+    size_t len = p->k;
+    p->dwell = cli_get_vector(pb, "dwell", 1, &len, &pres, e);
+    if (e->msg[0] != '\0') {
+        return -1;
+    }
+    for (size_t i = 0; i < p->k; i++) {
+        if (!(p->dwell[i] >= 0.0)) {
+            cli_fail(e, "field 'dwell': entry [%zu] is negative (a dwell is an impulse >= 0)", i);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static int read_count(const cJSON *pb, const char *name, double lo, double hi, double *x,
@@ -141,7 +174,7 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     if (pol != NULL) {
         if (!cJSON_IsString(pol)) {
             cli_fail(e, "field 'policy': must be \"simultaneous\", \"sequential\", \"priority\", "
-                        "\"sample\", \"bangbang\" or \"set\"");
+                        "\"sample\", \"bangbang\", \"schedule\" or \"set\"");
             return -1;
         }
         if (strcmp(pol->valuestring, "simultaneous") == 0) {
@@ -156,19 +189,24 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
             p->policy = 4;
         } else if (strcmp(pol->valuestring, "set") == 0) {
             p->policy = 5;
+        } else if (strcmp(pol->valuestring, "schedule") == 0) {
+            p->policy = 6;
         } else {
             char q[96];
             cli_fail(e, "field 'policy': unknown policy \"%s\" (simultaneous, sequential, "
-                        "priority, sample, bangbang, set)",
+                        "priority, sample, bangbang, schedule, set)",
                      cli_quote(pol->valuestring, q, sizeof q));
             return -1;
         }
     }
     const cJSON *ord = cJSON_GetObjectItemCaseSensitive(pb, "order");
-    int ordered = p->policy == 1 || p->policy == 3;
+    int ordered = p->policy == 1 || p->policy == 3 || p->policy == 6;
     if (ord != NULL && !ordered) {
-        cli_fail(e, "field 'order': only meaningful with \"policy\": \"sequential\" or "
-                    "\"priority\"");
+        cli_fail(e, "field 'order': only meaningful with \"policy\": \"sequential\", "
+                    "\"priority\" or \"schedule\"");
+        return -1;
+    }
+    if (read_dwell(pb, p, e) != 0) {
         return -1;
     }
     if (ordered) {
@@ -303,6 +341,7 @@ static const char *fault_field(const char *fault)
     static const char *const map[][2] = {
         {"d", "tangent_dim"}, {"m", "Jn"},     {"mu", "mu"},
         {"pol.order", "order"}, {"pol.hold", "hold"}, {"opts.vtol", "tol"},
+        {"pol.dwell", "dwell"},
         {"opts.steps", "steps"}, {"opts.fw_iters", "fw_iters"},
     };
     if (fault == NULL) {
@@ -425,6 +464,7 @@ static const char *source_name(nsm_policy_kind k)
     case NSM_POLICY_SIMULTANEOUS: return "simultaneous";
     case NSM_POLICY_EXTREMAL:
     case NSM_POLICY_EXTREMAL_V: return "extremal";
+    case NSM_POLICY_SCHEDULE: return "schedule";
     default: return "sampled";
     }
 }
@@ -449,6 +489,7 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     }
     size_t order[NSM_OUTCOME_MAX_ORDERS_M];
     double ratios[NSM_OUTCOME_MAX_ORDERS_M], dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
+    double dwell[NSM_OUTCOME_MAX_ORDERS_M];
     double *vps = calloc(total * p->n, sizeof *vps);
     double *vdir = calloc(p->n, sizeof *vdir);
     unsigned char *ok = calloc(total, 1);
@@ -468,7 +509,7 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
         nsm_impact_policy pol;
         nsm_status s = r < base ? nsm_outcome_policy(p->k, opts, samples,
                                                      (unsigned long)p->seed, hold, r, order,
-                                                     ratios, dir, &pol)
+                                                     ratios, dir, dwell, &pol)
                                 : nsm_outcome_plane_policy(p->n, p->nproj, p->project, opts,
                                                            r - base, vdir, &pol);
         if (s != NSM_OK) {
@@ -566,9 +607,11 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
                : p->policy == 2 ? NSM_POLICY_SAMPLED
                : p->policy == 3 ? NSM_POLICY_PRIORITY
                : p->policy == 4 ? NSM_POLICY_BANGBANG
+               : p->policy == 6 ? NSM_POLICY_SCHEDULE
                                 : NSM_POLICY_SIMULTANEOUS;
     pol.order = p->order;
     pol.ratios = ratios;
+    pol.dwell = p->dwell;
     pol.hold = p->hold > 0 ? p->hold : 1;
     nsm_impact_info info;
     if (p->policy == 5) {
@@ -590,6 +633,7 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
         cJSON_AddStringToObject(res, "status", status_name(s));
         cJSON_AddStringToObject(res, "policy", p->policy == 1   ? "sequential"
                                                : p->policy == 3 ? "priority"
+                                               : p->policy == 6 ? "schedule"
                                                                 : "simultaneous");
         add_run(res, p, vp, lam, &info);
         if (s != NSM_OK) {
