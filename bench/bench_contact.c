@@ -141,14 +141,15 @@ static double bench_boxwall(size_t nsamples, size_t steps, double *acc_frac)
     double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1.0 / 6.0};
     double Jn[6] = {0, 1, fx, -1, 0, wy}, Jt[6] = {1, 0, -fy, 0, 1, wx};
     double mu[2] = {1, 1}, vm[3] = {1, 0, 0};
-    static double vplus[3 * 2100];
-    static nsm_status status[2100];
-    static nsm_policy_kind kind[2100];
+    enum { CAP = 2 * 2000 + 37 }; /* nsm_outcome_count(2, nsamples) for nsamples <= 2000 */
+    static double vplus[3 * CAP];
+    static nsm_status status[CAP];
+    static nsm_policy_kind kind[CAP];
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = steps;
     size_t nruns = 0, acc = 0;
     double t0 = now();
-    nsm_status st = nsm_outcome_set(3, 2, M, Jn, Jt, mu, vm, &opts, nsamples, 7u, 20u, 2100,
+    nsm_status st = nsm_outcome_set(3, 2, M, Jn, Jt, mu, vm, &opts, nsamples, 7u, 20u, CAP,
                                     vplus, status, kind, &nruns, &acc, work,
                                     nsm_outcome_work(3, 2));
     double t1 = now();

@@ -509,8 +509,13 @@ static int prop_policy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
     if (ctx->kind == NSM_POLICY_EXTREMAL_V) {
         prop_vector(rng, P.n, vdir);
     }
+    double dwell[MAXM]; /* schedule: 0 (skip), to rest, or up to 1.3 S */
+    for (size_t c = 0; c < P.m; c++) {
+        double r = nsm_rng_uniform(rng);
+        dwell[c] = r < 0.125 ? 0.0 : r < 0.375 ? INFINITY : 1.3 * nsm_rng_uniform(rng);
+    }
     nsm_impact_policy pol = {ctx->kind, order, ratios, (unsigned long)nsm_rng_u64(rng), 7, dir,
-                             vdir, NULL};
+                             vdir, dwell};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = ctx->kind == NSM_POLICY_SEQUENTIAL ? 2000 : 200;
     double vp[MAXN], Lam[2 * MAXM];
@@ -632,6 +637,11 @@ static void test_policy_bangbang(void)
 static void test_policy_extremal_v(void)
 {
     policy_invariants(NSM_POLICY_EXTREMAL_V, "extremal policy in v: invariants");
+}
+
+static void test_policy_schedule(void)
+{
+    policy_invariants(NSM_POLICY_SCHEDULE, "schedule policy: invariants");
 }
 
 /* Header (NSM_POLICY_EXTREMAL_V): the rule raises vdirᵀv fastest. With vdir = Jᵀdir
@@ -1474,7 +1484,7 @@ static void test_outcome_set(void)
     opts.steps = 500;
     size_t lw = nsm_outcome_work(3, 2);
     /* header: m! sequential + m! priority orders + 1 simultaneous + 8m² extremal directions
-       + nsamples bang-bang */
+       + nsamples bang-bang + nsamples schedules */
     CU_ASSERT_EQUAL(nsm_outcome_count(2, NS), 2 + 2 + 1 + 32 + 2 * NS);
     CU_ASSERT_EQUAL(nsm_outcome_count(7, NS), 0);
     CU_ASSERT_EQUAL(nsm_outcome_count(3, 5), 6 + 6 + 1 + 72 + 5 + 5);
@@ -1494,6 +1504,9 @@ static void test_outcome_set(void)
     }
     for (size_t r = 37; r < NS + 37; r++) {
         CU_ASSERT_EQUAL(kind[r], NSM_POLICY_BANGBANG);
+    }
+    for (size_t r = NS + 37; r < 2 * NS + 37; r++) {
+        CU_ASSERT_EQUAL(kind[r], NSM_POLICY_SCHEDULE);
     }
     size_t nacc = 0;
     for (size_t r = 0; r < nruns; r++) {
@@ -1633,6 +1646,19 @@ static void test_outcome_policy(void)
             CU_ASSERT_EQUAL(order[c], lex[t][c]);
         }
         CU_ASSERT(dwell[0] == 0.4 && dwell[1] == 0.15 && dwell[2] == 0.06);
+    }
+    /* 20 histories: schedules from run 105; t = 6 and 12 are Halton points 2 and 3 of the
+       first order (2 = 1/4, 2/3, 2/5: levels 3, 9, 5; 3 = 3/4, 1/9, 3/5: levels 10, 1, 8) */
+    static const double k23[2][3] = {{0.1, 0.6, 0.2}, {0.8, 0.03, 0.5}};
+    for (size_t j = 0; j < 2; j++) {
+        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 20, 99, 5, 105 + 6 * (j + 1), order, ratios,
+                                           dir, dwell, &pol),
+                        NSM_OK);
+        CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
+        for (size_t c = 0; c < 3; c++) {
+            CU_ASSERT_EQUAL(order[c], lex[0][c]);
+            CU_ASSERT_EQUAL(dwell[c], k23[j][c]);
+        }
     }
     /* errors: the bad argument's status, nothing written */
     pol.kind = NSM_POLICY_SAMPLED;
@@ -2795,6 +2821,7 @@ static CU_TestInfo impact_tests[] = {
     {"bang-bang policy: invariants", test_policy_bangbang},
     {"extremal policy: invariants", test_policy_extremal},
     {"extremal policy in v: invariants", test_policy_extremal_v},
+    {"schedule policy: invariants", test_policy_schedule},
     {"extremal policy in v along Jᵀdir equals extremal along dir", test_extremal_v_equiv},
     {"sequential runs: the independent event-driven oracle", test_oracle_sequential},
     {"schedules: the independent event-driven oracle", test_oracle_schedule},

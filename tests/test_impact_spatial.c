@@ -138,6 +138,7 @@ static void random_policy(nsm_rng *rng, size_t m, nsm_policy_kind kind, size_t *
     pol->kind = kind;
     pol->order = order;
     pol->ratios = ratios;
+    pol->dwell = ratios; /* a schedule's dwells: the same draws, 0.1 .. 1 of the scale S */
     pol->seed = (unsigned long)nsm_rng_u64(rng);
     pol->hold = 7;
 }
@@ -337,9 +338,11 @@ static int prop_planar_embedding(nsm_rng *rng, void *vctx, char *msg, size_t msg
 
 static void test_planar_embedding(void)
 {
-    nsm_policy_kind kinds[2] = {NSM_POLICY_SEQUENTIAL, NSM_POLICY_SIMULTANEOUS};
-    const char *names[2] = {"planar embedding, sequential", "planar embedding, simultaneous"};
-    for (int k = 0; k < 2; k++) {
+    nsm_policy_kind kinds[3] = {NSM_POLICY_SEQUENTIAL, NSM_POLICY_SIMULTANEOUS,
+                                NSM_POLICY_SCHEDULE};
+    const char *names[3] = {"planar embedding, sequential", "planar embedding, simultaneous",
+                            "planar embedding, schedule"};
+    for (int k = 0; k < 3; k++) {
         planar_ctx ctx = {kinds[k], 0, 0, 0};
         size_t cases = prop_run(names[k], prop_planar_embedding, &ctx, 1000);
         printf(" [%s: equal %zu, converging %zu, skipped %zu] ", names[k], ctx.exact,

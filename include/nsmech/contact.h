@@ -298,8 +298,12 @@ typedef enum nsm_policy_kind {
                                       phase whose contact does not penetrate when it starts,
                                       or with dwell[k] = 0, is skipped); then sequentially in
                                       `order`. S = max over the contacts penetrating at v_- of
-                                      -u_n,c / W_nn,c, the impact's impulse scale; dwell[k] =
-                                      INFINITY runs phase k to rest. No contact is held
+                                      -u_n,c / W_nn,c, the impact's impulse scale (ratios
+                                      beyond the double range left out; 1 if none is left);
+                                      dwell[k] = INFINITY runs phase k to rest; a dwell whose
+                                      dwell[k]·S underflows to 0 is skipped. A dwell end is an
+                                      event (closer than hmin: stepped over, a forced
+                                      segment). No contact is held
                                       (docs/math.md, "Exploring the set") */
 } nsm_policy_kind;
 
@@ -676,11 +680,11 @@ size_t nsm_outcome_work(size_t n, size_t m);
  * the bit length of `hold`: the histories cycle through the dwell scales 1, 2, 4, ... up to
  * `hold` steps, so that long dwells reach the extremes of the set and short ones its
  * inside; docs/math.md, "Exploring the set"), then with nsamples schedules
- * (NSM_POLICY_SCHEDULE; schedule t has the order of index t mod m! and, for phase i, the
- * dwell level floor(14 h) of h, coordinate i of Halton point t / m! + 1 (bases 2, 3, 5, 7,
- * 11, 13), among 0 (skipped), 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 1.3
- * and 1e300 (to rest) times S: phases that stop a contact short of rest, which is where the
- * extremes of the set lie that every order and the fans miss).
+ * (NSM_POLICY_SCHEDULE; schedule t uses Halton point t + 1 in m + 1 dimensions, bases 2, 3,
+ * 5, 7, 11, 13, 17: the order of index floor(m!·h_0) and, for phase i, the dwell level
+ * floor(14·h_(i+1)) among 0 (skipped), 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8,
+ * 1, 1.3 and 1e300 (to rest) times S: phases that stop a contact short of rest, which is
+ * where the extremes of the set lie that every order and the fans miss).
  * kind[r] is the policy of run r. Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
  * nsamples) = *nruns; a run is accepted when its status is NSM_OK; *accepted counts them.
  * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,

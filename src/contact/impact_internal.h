@@ -216,13 +216,23 @@ size_t nsm_impact_span(const nsm_impact_policy *pol, const policy_state *ps);
 void nsm_impact_span_taken(policy_state *ps, size_t taken, double len);
 
 /* The longest segment the policy allows, out of hs >= hmin: a schedule phase's remaining
-   dwell (at least hmin: a dwell end closer than that is stepped over); hs otherwise. */
+   dwell when it is within hs (at least hmin: a dwell end closer than that is stepped over,
+   nsm_impact_phase_short), the dwell less hmin when a full segment would leave less than
+   hmin of it (so that its end gets a segment of its own); hs otherwise. */
 /*@ requires \valid_read(pol) && \valid_read(ps) && 0 <= hmin <= hs;
     assigns \nothing;
     ensures hmin <= \result <= hs;
  */
 double nsm_impact_phase_cap(const nsm_impact_policy *pol, const policy_state *ps, double hs,
                             double hmin);
+
+/* 1 if a schedule phase has less than hmin of its dwell left: its next segment (hmin) steps
+   over the dwell's end and counts as forced. */
+/*@ requires \valid_read(pol) && \valid_read(ps);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_impact_phase_short(const nsm_impact_policy *pol, const policy_state *ps, double hmin);
 
 /* The impulse scale of a schedule's dwells: S = max over the contacts penetrating at u of
    -u_n,c / W_nn,c (the normal impulse each would need alone without friction); 1 if that is

@@ -123,10 +123,25 @@ void nsm_impact_extremal(size_t m, size_t d, size_t hold, policy_state *ps, cons
 double nsm_impact_phase_cap(const nsm_impact_policy *pol, const policy_state *ps, double hs,
                             double hmin)
 {
-    if (pol->kind != NSM_POLICY_SCHEDULE || !(ps->left > 0.0) || !(ps->left < hs)) {
+    if (pol->kind != NSM_POLICY_SCHEDULE || !(ps->left > 0.0)) {
         return hs;
     }
-    return ps->left > hmin ? ps->left : hmin;
+    double left = ps->left;
+    if (left <= hs) {
+        return left > hmin ? left : hmin;
+    }
+    if (left - hs >= hmin) {
+        return hs;
+    }
+    /* a full segment would leave less than hmin of the dwell: stop hmin short of its end, so
+       that the end is reached exactly by a segment of its own */
+    double cut = left - hmin;
+    return cut > hmin ? cut : hs;
+}
+
+int nsm_impact_phase_short(const nsm_impact_policy *pol, const policy_state *ps, double hmin)
+{
+    return pol->kind == NSM_POLICY_SCHEDULE && ps->left > 0.0 && ps->left < hmin;
 }
 
 double nsm_impact_schedule_unit(size_t m, const double *W, const double *u, double ntol)

@@ -373,9 +373,13 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     }
     /*@ assert 1 <= span <= room && span <= NSM_IMPACT_SPAN_MAX; */
     /* a schedule phase ends at its dwell: an event like the others */
+    int over = nsm_impact_phase_short(pol, ps, hmin);
     double hs = nsm_impact_phase_cap(pol, ps, span_len(h, span), hmin);
     double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, v, ev);
     step_advance(m, mu, l, *ev, joint, ztol, v);
+    if (over && *ev == 3 * m) {
+        *ev = 3 * m + 1; /* the dwell's end, closer than hmin, was stepped over: forced */
+    }
     size_t taken = steps_taken(l, h, span);
     nsm_impact_span_taken(ps, taken, l);
     *len = l;

@@ -1145,6 +1145,8 @@ static void f_impact(rd *r)
         pol.kind = (nsm_policy_kind)5;
     } else if (pk == 0xfe) {
         pol.kind = NSM_POLICY_EXTREMAL_V;
+    } else if ((pk & 0x84) == 0x84) {
+        pol.kind = NSM_POLICY_SCHEDULE;
     }
     size_t *order = malloc((am > 0 ? am : 1) * sizeof *order);
     double *ratios = malloc((am > 0 ? am : 1) * sizeof *ratios);
@@ -1171,6 +1173,14 @@ static void f_impact(rd *r)
             vdir[i] = val(r);
         }
         pol.vdir = (u8(r) & 1) ? NULL : vdir;
+    }
+    /* schedule: dwells of any value (negative, NaN and INFINITY included), or NULL */
+    double *dwell = malloc((am > 0 ? am : 1) * sizeof *dwell);
+    if (pol.kind == NSM_POLICY_SCHEDULE) {
+        for (size_t c = 0; c < am; c++) {
+            dwell[c] = (u8(r) & 1) ? val(r) : (u8(r) & 1) ? INFINITY : 0.1 * (double)(u8(r) % 16);
+        }
+        pol.dwell = (u8(r) & 1) ? NULL : dwell;
     }
     pol.seed = u8(r) | (unsigned long)u8(r) << 8;
     pol.hold = u8(r) % 4;
@@ -1286,6 +1296,7 @@ static void f_impact(rd *r)
     free(order);
     free(ratios);
     free(vdir);
+    free(dwell);
     release(&F);
 }
 
