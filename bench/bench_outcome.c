@@ -11,7 +11,8 @@
  * from event to event): area(hull(set)) / area(hull(set ∪ reference)) in 2-D projections of
  * v+ (box–wall: pairs of velocity components; others: (J_n,0 v+, J_t,0 v+), (J_t,0 v+,
  * J_t,1 v+) and (v0, v1)), for the box moving down into the floor–wall corner, the ball
- * stack, and random 2–5 contact problems. Problems where the library has no a priori bound
+ * stack, the demo's slippery block, dropped compass gait and dropped rimless wheel, and random
+ * 2–5 contact problems. Problems where the library has no a priori bound
  * (NSM_ERR_NO_BOUND on every run) or the impact has a single outcome (every point of both
  * sets within 1e-9 relative of one) are counted apart and left out of the minimum.
  * Timings: the corner set with 2^14 - 1 runs and the ball-stack set with 2048 histories (and as
@@ -196,6 +197,70 @@ static void ballstack(problem *P)
     ball_stack_problem(P->M, P->Jn, P->Jt, P->mu, P->vm);
 }
 
+/* The demo's other non-trivial sets (examples/block_drop.c, compass_gait.c,
+   rimless_wheel.c; the same data): a block dropped flat on two corners with mu = 0.2, a
+   compass gait dropped onto both feet, a rimless wheel falling onto two spokes. */
+static void block_slippery(problem *P)
+{
+    const double a = 1.0, b = 2.0;
+    const double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, (a * a + b * b) / 12.0};
+    const double Jn[6] = {0, 1, -0.5 * b, 0, 1, 0.5 * b}, Jt[6] = {1, 0, 0.5 * a, 1, 0, 0.5 * a};
+    P->name = "block-slippery";
+    P->n = 3;
+    P->m = 2;
+    memcpy(P->M, M, sizeof M);
+    memcpy(P->Jn, Jn, sizeof Jn);
+    memcpy(P->Jt, Jt, sizeof Jt);
+    P->mu[0] = P->mu[1] = 0.2;
+    P->vm[0] = 0.0;
+    P->vm[1] = -0.443;
+    P->vm[2] = 0.0;
+}
+
+static void gait_drop(problem *P)
+{
+    const double pi = 3.14159265358979323846, l = 1.0, phi = 78.0 * pi / 180.0;
+    const double th[2] = {-phi, phi};
+    memset(P, 0, sizeof *P);
+    P->name = "gait-drop";
+    P->n = 4;
+    P->m = 2;
+    for (int i = 0; i < 2; i++) {
+        /* leg mass at hip + (l/2)(sin th, -cos th); foot at hip + l (sin th, -cos th) */
+        double Jm[2][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}};
+        Jm[0][2 + i] = 0.5 * l * cos(th[i]);
+        Jm[1][2 + i] = 0.5 * l * sin(th[i]);
+        for (int r = 0; r < 4; r++) {
+            for (int c = 0; c < 4; c++) {
+                P->M[r * 4 + c] += Jm[0][r] * Jm[0][c] + Jm[1][r] * Jm[1][c];
+            }
+        }
+        P->Jn[i * 4 + 1] = 1.0;
+        P->Jn[i * 4 + 2 + i] = l * sin(th[i]);
+        P->Jt[i * 4 + 0] = 1.0;
+        P->Jt[i * 4 + 2 + i] = l * cos(th[i]);
+        P->mu[i] = 5.0;
+    }
+    P->vm[1] = -1.0;
+}
+
+static void wheel_drop(problem *P)
+{
+    const double al = 3.14159265358979323846 / 8.0, sa = sin(al), ca = cos(al);
+    const double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0.1};
+    const double Jn[6] = {0, 1, -sa, 0, 1, sa}, Jt[6] = {1, 0, ca, 1, 0, ca};
+    P->name = "wheel-drop";
+    P->n = 3;
+    P->m = 2;
+    memcpy(P->M, M, sizeof M);
+    memcpy(P->Jn, Jn, sizeof Jn);
+    memcpy(P->Jt, Jt, sizeof Jt);
+    P->mu[0] = P->mu[1] = 1.0;
+    P->vm[0] = 0.0;
+    P->vm[1] = -1.0;
+    P->vm[2] = 0.0;
+}
+
 /* xorshift in [0, 1) and a normal deviate (Box–Muller), for the random problems. */
 static double rnd(unsigned long *s)
 {
@@ -304,13 +369,16 @@ static void write_coverage_plot(void)
 
 int main(void)
 {
-    enum { NRANDOM = 12 };
-    static problem probs[2 + NRANDOM];
+    enum { NRANDOM = 12, NEXAMPLES = 5 };
+    static problem probs[NEXAMPLES + NRANDOM];
     corner(&probs[0]);
     ballstack(&probs[1]);
+    block_slippery(&probs[2]);
+    gait_drop(&probs[3]);
+    wheel_drop(&probs[4]);
     unsigned long seed = 20261203ul;
     for (int k = 0; k < NRANDOM; k++) {
-        random_problem(&probs[2 + k], &seed);
+        random_problem(&probs[NEXAMPLES + k], &seed);
     }
     FILE *dat = fopen("build/bench/outcome_coverage.dat", "w");
     if (dat != NULL) {
@@ -328,7 +396,7 @@ int main(void)
            "accept");
     double cov_min = 1.0, cov_min0 = 1.0, cov_min2 = 1.0;
     int no_bound = 0, counted = 0, single = 0;
-    for (int k = 0; k < 2 + NRANDOM; k++) {
+    for (int k = 0; k < NEXAMPLES + NRANDOM; k++) {
         const problem *P = &probs[k];
         double tl = 0.0, to = 0.0, each[3];
         double t0 = 0.0, each0[3];
