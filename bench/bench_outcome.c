@@ -200,21 +200,27 @@ static void ballstack(problem *P)
 /* The demo's other non-trivial sets (examples/block_drop.c, compass_gait.c,
    rimless_wheel.c; the same data): a block dropped flat on two corners with mu = 0.2, a
    compass gait dropped onto both feet, a rimless wheel falling onto two spokes. */
+/* A planar body with three coordinates on two contacts of equal friction mu. */
+static void body_on_two(problem *P, const char *name, const double *M, const double *Jn,
+                        const double *Jt, double mu, const double *vm)
+{
+    P->name = name;
+    P->n = 3;
+    P->m = 2;
+    memcpy(P->M, M, 9 * sizeof *M);
+    memcpy(P->Jn, Jn, 6 * sizeof *Jn);
+    memcpy(P->Jt, Jt, 6 * sizeof *Jt);
+    P->mu[0] = P->mu[1] = mu;
+    memcpy(P->vm, vm, 3 * sizeof *vm);
+}
+
 static void block_slippery(problem *P)
 {
     const double a = 1.0, b = 2.0;
     const double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, (a * a + b * b) / 12.0};
     const double Jn[6] = {0, 1, -0.5 * b, 0, 1, 0.5 * b}, Jt[6] = {1, 0, 0.5 * a, 1, 0, 0.5 * a};
-    P->name = "block-slippery";
-    P->n = 3;
-    P->m = 2;
-    memcpy(P->M, M, sizeof M);
-    memcpy(P->Jn, Jn, sizeof Jn);
-    memcpy(P->Jt, Jt, sizeof Jt);
-    P->mu[0] = P->mu[1] = 0.2;
-    P->vm[0] = 0.0;
-    P->vm[1] = -0.443;
-    P->vm[2] = 0.0;
+    const double vm[3] = {0.0, -0.443, 0.0};
+    body_on_two(P, "block-slippery", M, Jn, Jt, 0.2, vm);
 }
 
 static void gait_drop(problem *P)
@@ -249,16 +255,8 @@ static void wheel_drop(problem *P)
     const double al = 3.14159265358979323846 / 8.0, sa = sin(al), ca = cos(al);
     const double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0.1};
     const double Jn[6] = {0, 1, -sa, 0, 1, sa}, Jt[6] = {1, 0, ca, 1, 0, ca};
-    P->name = "wheel-drop";
-    P->n = 3;
-    P->m = 2;
-    memcpy(P->M, M, sizeof M);
-    memcpy(P->Jn, Jn, sizeof Jn);
-    memcpy(P->Jt, Jt, sizeof Jt);
-    P->mu[0] = P->mu[1] = 1.0;
-    P->vm[0] = 0.0;
-    P->vm[1] = -1.0;
-    P->vm[2] = 0.0;
+    const double vm[3] = {0.0, -1.0, 0.0};
+    body_on_two(P, "wheel-drop", M, Jn, Jt, 1.0, vm);
 }
 
 /* xorshift in [0, 1) and a normal deviate (Box–Muller), for the random problems. */
