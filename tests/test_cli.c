@@ -672,9 +672,10 @@ static void test_impact_bangbang(void)
 
 /*
  * docs/cli.md, "schedule": the result is the library's NSM_POLICY_SCHEDULE run with the given
- * order and dwells (to 1e-15: the file holds the data in 17 digits); dwells that outlast
- * every phase give the sequential run of the same order; a missing, short or negative dwell, or a dwell with another policy, is an
- * input error naming the field.
+ * order, dwells and cycles (to 1e-15: the file holds the data in 17 digits); dwells that
+ * outlast every phase give the sequential run of the same order; a missing, short or negative
+ * dwell, cycles out of 1 .. NSM_SCHEDULE_MAX_CYCLES, or a dwell or cycles with another policy,
+ * is an input error naming the field.
  */
 static void test_impact_schedule(void)
 {
@@ -685,16 +686,19 @@ static void test_impact_schedule(void)
     double vp[3], vs[3], L[4];
     nsm_impact_info info;
     size_t order[2] = {1, 0};
-    const double dwells[2][2] = {{0.3, 1e300}, {1e300, 1e300}};
-    for (int t = 0; t < 2; t++) {
+    const double dwells[3][2] = {{0.05, 0.05}, {0.3, 1e300}, {1e300, 1e300}};
+    const size_t cycles[3] = {3, 1, 1}; /* 3: "cycles": 3 in the file */
+    for (int t = 0; t < 3; t++) {
         char path[128];
         FILE *fp = open_impact(path, sizeof path, "schedule.json", 3, 2, M, Jn, Jt, mu, v);
-        fprintf(fp, ", \"policy\": \"schedule\", \"order\": [1, 0], \"dwell\": [%.17g, %.17g]}",
+        fprintf(fp, ", \"policy\": \"schedule\", \"order\": [1, 0], \"dwell\": [%.17g, %.17g]",
                 dwells[t][0], dwells[t][1]);
+        fprintf(fp, cycles[t] > 1 ? ", \"cycles\": %zu}" : "}", cycles[t]);
         fclose(fp);
         char *out, *err;
         cJSON *res = impact_result(path, "schedule", &out, &err);
-        nsm_impact_policy pol = {NSM_POLICY_SCHEDULE, order, NULL, 0, 1, NULL, NULL, dwells[t]};
+        nsm_impact_policy pol = {NSM_POLICY_SCHEDULE, order, NULL, 0, cycles[t], NULL, NULL,
+                                 dwells[t]};
         check_corner_run(res, &pol, M, Jn, Jt, mu, v, vp);
         cJSON_Delete(res);
         free(out);
@@ -711,6 +715,8 @@ static void test_impact_schedule(void)
         {", \"policy\": \"schedule\", \"dwell\": [1]}", "field 'dwell'"},
         {", \"policy\": \"schedule\", \"dwell\": [-1, 1]}", "field 'dwell': entry [0]"},
         {", \"policy\": \"sequential\", \"dwell\": [1, 1]}", "field 'dwell': only meaningful"},
+        {", \"policy\": \"schedule\", \"dwell\": [1, 1], \"cycles\": 0}", "field 'cycles'"},
+        {", \"policy\": \"sequential\", \"cycles\": 2}", "field 'cycles': only meaningful"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char path[128];

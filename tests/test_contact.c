@@ -809,6 +809,9 @@ static int oracle_gain(const problem *P, double *gain, double *S)
 /* A library run with an order-based policy (sequential, schedule) against the oracle's
    history of the same schedule: v+ within 1e-8 (1 + |v+|) plus 10 hmin per forced segment
    mapped to v (header's error model); counts into ctx. dwell is NULL for sequential runs. */
+/* Most cycles of the schedules compared with the oracle. */
+#define MAX_TEST_CYCLES 4u
+
 static int oracle_compare(const problem *P, const nsm_impact_policy *pol, const double *dwell,
                           oracle_ctx *ctx, char *msg, size_t msglen)
 {
@@ -828,14 +831,17 @@ static int oracle_compare(const problem *P, const nsm_impact_policy *pol, const 
         snprintf(msg, msglen, "dposv");
         return 1;
     }
-    /* the schedule's phases in the oracle's terms: absolute dwells, zero dwells left out */
-    size_t contacts[MAXM];
-    double abs_dwell[MAXM];
+    /* the schedule's phases in the oracle's terms: absolute dwells, zero dwells left out, the
+       m phases written out pol->hold times (its cycles) */
+    size_t contacts[MAXM * MAX_TEST_CYCLES];
+    double abs_dwell[MAXM * MAX_TEST_CYCLES];
     size_t nphase = 0;
-    for (size_t k = 0; dwell != NULL && k < P->m; k++) {
-        if (dwell[k] > 0) {
-            contacts[nphase] = pol->order[k];
-            abs_dwell[nphase++] = isinf(dwell[k]) ? INFINITY : dwell[k] * S;
+    for (size_t r = 0; dwell != NULL && r < pol->hold && r < MAX_TEST_CYCLES; r++) {
+        for (size_t k = 0; k < P->m; k++) {
+            if (dwell[k] > 0) {
+                contacts[nphase] = pol->order[k];
+                abs_dwell[nphase++] = isinf(dwell[k]) ? INFINITY : dwell[k] * S;
+            }
         }
     }
     int rc = oracle_history(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, contacts, abs_dwell,
@@ -873,8 +879,9 @@ static int prop_oracle_sequential(nsm_rng *rng, void *vctx, char *msg, size_t ms
 }
 
 /* Schedules (header, NSM_POLICY_SCHEDULE): random order, each phase's dwell 0 (skipped, 1 in
-   8), INFINITY (to rest, 1 in 4) or uniform in (0, 1.3) S; the oracle runs the same phases
-   with dwell·S of impulse, S computed here from M, Jn and v_- (not from the library). */
+   8), INFINITY (to rest, 1 in 4) or uniform in (0, 1.3) S, 1 to MAX_TEST_CYCLES cycles; the
+   oracle runs the same phases, written out cycle after cycle, with dwell·S of impulse, S
+   computed here from M, Jn and v_- (not from the library). */
 static int prop_oracle_schedule(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
 {
     problem P;
@@ -887,7 +894,11 @@ static int prop_oracle_schedule(nsm_rng *rng, void *vctx, char *msg, size_t msgl
         dwell[c] = r < 0.125 ? 0.0 : r < 0.375 ? INFINITY : 1.3 * nsm_rng_uniform(rng);
     }
     shuffle(rng, P.m, order);
-    nsm_impact_policy pol = {NSM_POLICY_SCHEDULE, order, NULL, 0, 1, NULL, NULL, dwell};
+    size_t cycles = 1 + (size_t)(nsm_rng_uniform(rng) * MAX_TEST_CYCLES);
+    if (cycles > MAX_TEST_CYCLES) {
+        cycles = MAX_TEST_CYCLES;
+    }
+    nsm_impact_policy pol = {NSM_POLICY_SCHEDULE, order, NULL, 0, cycles, NULL, NULL, dwell};
     return oracle_compare(&P, &pol, dwell, vctx, msg, msglen);
 }
 
@@ -1217,6 +1228,10 @@ static void test_impact_errors(void)
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_NULL);
     CU_ASSERT(strcmp(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts), "pol.dwell") == 0);
     pol.dwell = dwell;
+    /* cycles (hold): 1 .. NSM_SCHEDULE_MAX_CYCLES */
+    pol.hold = NSM_SCHEDULE_MAX_CYCLES;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_OK);
+    pol.hold = 1;
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_OK);
     CU_ASSERT(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts) == NULL);
     for (int i = 0; i < 4; i++) {
@@ -1229,6 +1244,13 @@ static void test_impact_errors(void)
     dwell[0] = NAN;
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
     dwell[0] = 0.5;
+    pol.hold = 0;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    CU_ASSERT(strcmp(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts), "pol.hold") == 0);
+    pol.hold = NSM_SCHEDULE_MAX_CYCLES + 1u;
+    CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
+    CU_ASSERT(strcmp(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts), "pol.hold") == 0);
+    pol.hold = 1;
     order[0] = 0;
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
     CU_ASSERT(strcmp(nsm_impact_arg_fault(2, 1, P.mu, &pol, &opts), "pol.order") == 0);
@@ -1635,7 +1657,8 @@ static void test_outcome_policy(void)
         CU_ASSERT_EQUAL(pol.hold, caps[j]);
     }
     /* schedules: order t mod 6; dwells from Halton point t / 6 + 1 = 1 (1/2, 1/3, 1/5 in
-       bases 2, 3, 5: levels 7, 4, 2 of 14, that is 0.4, 0.15 and 0.06 S) */
+       bases 2, 3, 5: levels 7, 4, 2 of 14, that is 0.4, 0.15 and 0.06 S), cycles from its
+       coordinate in base 7 (1/7: level 0 of 4, one cycle) */
     for (size_t t = 0; t < 5; t++) {
         CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 90 + t, order, ratios, dir, dwell,
                                            &pol),
@@ -1646,9 +1669,11 @@ static void test_outcome_policy(void)
             CU_ASSERT_EQUAL(order[c], lex[t][c]);
         }
         CU_ASSERT(dwell[0] == 0.4 && dwell[1] == 0.15 && dwell[2] == 0.06);
+        CU_ASSERT_EQUAL(pol.hold, 1);
     }
     /* 20 histories: schedules from run 105; t = 6 and 12 are Halton points 2 and 3 of the
-       first order (2 = 1/4, 2/3, 2/5: levels 3, 9, 5; 3 = 3/4, 1/9, 3/5: levels 10, 1, 8) */
+       first order (2 = 1/4, 2/3, 2/5: levels 3, 9, 5; 3 = 3/4, 1/9, 3/5: levels 10, 1, 8;
+       base 7: 2/7 and 3/7, cycle level 1: two cycles) */
     static const double k23[2][3] = {{0.1, 0.6, 0.2}, {0.8, 0.03, 0.5}};
     for (size_t j = 0; j < 2; j++) {
         CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 20, 99, 5, 105 + 6 * (j + 1), order, ratios,
@@ -1659,7 +1684,19 @@ static void test_outcome_policy(void)
             CU_ASSERT_EQUAL(order[c], lex[0][c]);
             CU_ASSERT_EQUAL(dwell[c], k23[j][c]);
         }
+        CU_ASSERT_EQUAL(pol.hold, 2);
     }
+    /* 40 histories: schedules from run 125; t = 30 is Halton point 6 (3/8, 2/9, 6/25: levels
+       5, 3, 3, that is 0.2, 0.1, 0.1 S; 6/7 in base 7: cycle level 3, eight cycles) and t = 18
+       point 4 (4/7: level 2, four cycles) */
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 40, 99, 5, 155, order, ratios, dir, dwell, &pol),
+                    NSM_OK);
+    CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
+    CU_ASSERT(dwell[0] == 0.2 && dwell[1] == 0.1 && dwell[2] == 0.1);
+    CU_ASSERT_EQUAL(pol.hold, 8);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 40, 99, 5, 143, order, ratios, dir, dwell, &pol),
+                    NSM_OK);
+    CU_ASSERT_EQUAL(pol.hold, 4);
     /* errors: the bad argument's status, nothing written */
     pol.kind = NSM_POLICY_SAMPLED;
     CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 95, order, ratios, dir, dwell, &pol),

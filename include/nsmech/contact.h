@@ -292,12 +292,13 @@ typedef enum nsm_policy_kind {
                                       drives vdirᵀv+ up (a user's objective, e.g. the forward
                                       speed after touchdown; the outcome set's fan over the
                                       caller's projection planes) */
-    NSM_POLICY_SCHEDULE = 7      /**< an explicit bang-bang schedule: phase k = 0 .. m-1, contact
-                                      order[k] acts alone for dwell[k]·S of normal impulse or
-                                      until it stops penetrating, whichever comes first (a
-                                      phase whose contact does not penetrate when it starts,
-                                      or with dwell[k] = 0, is skipped); then sequentially in
-                                      `order`. S = max over the contacts penetrating at v_- of
+    NSM_POLICY_SCHEDULE = 7      /**< an explicit bang-bang schedule: the m phases are run
+                                      `hold` times (cycles); in each cycle, phase k = 0 .. m-1,
+                                      contact order[k] acts alone for dwell[k]·S of normal
+                                      impulse or until it stops penetrating, whichever comes
+                                      first (a phase whose contact does not penetrate when it
+                                      starts, or with dwell[k] = 0, is skipped); then
+                                      sequentially in `order`. S = max over the contacts penetrating at v_- of
                                       -u_n,c / W_nn,c, the impact's impulse scale (ratios
                                       beyond the double range left out; 1 if none is left);
                                       dwell[k] = INFINITY runs phase k to rest; a dwell whose
@@ -306,6 +307,9 @@ typedef enum nsm_policy_kind {
                                       segment). No contact is held
                                       (docs/math.md, "Exploring the set") */
 } nsm_policy_kind;
+
+/** Most cycles of a schedule (NSM_POLICY_SCHEDULE's `hold`). */
+#define NSM_SCHEDULE_MAX_CYCLES 1000000u
 
 /** Largest seed state of the in-library generator (Park–Miller, modulus 2^31 - 1). */
 #define NSM_PRNG_MOD 2147483647u
@@ -318,7 +322,9 @@ typedef struct nsm_impact_policy {
     unsigned long seed;   /**< SAMPLED, BANGBANG: the weight history is a function of the
                                seed only */
     size_t hold;          /**< SAMPLED: steps a drawn weight vector is kept; BANGBANG: the
-                               longest dwell in steps; EXTREMAL: steps between choices (>= 1) */
+                               longest dwell in steps; EXTREMAL: steps between choices;
+                               SCHEDULE: cycles through the phases, at most
+                               NSM_SCHEDULE_MAX_CYCLES (>= 1 for all four) */
     const double *dir;    /**< EXTREMAL: 3m finite entries, (t1, t2, n) per contact whatever
                                d is (d = 1 ignores t2): a direction in the space of the contact
                                velocities J v */
@@ -573,7 +579,7 @@ nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *J
  * "d" (not 1 or 2: NSM_ERR_ARG), "m" (0 or 3m > NSM_MAX_DIM: NSM_ERR_SIZE), "opts.steps", "opts.fw_iters", "opts.fallback_steps", "opts.ztol", "opts.ntol",
  * "opts.vtol" (out of the ranges of nsm_impact_opts), "pol.order" (NULL: NSM_ERR_NULL; not a
  * permutation), "pol.ratios" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE; not
- * positive), "pol.hold" (0), "pol.dir" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE),
+ * positive), "pol.hold" (0; a schedule's above NSM_SCHEDULE_MAX_CYCLES), "pol.dir" (NULL: NSM_ERR_NULL; not finite: NSM_ERR_NOT_FINITE),
  * "pol.vdir" (NULL: NSM_ERR_NULL; its n entries are data, checked with v_minus: not finite,
  * NSM_ERR_NOT_FINITE), "pol.dwell" (NULL: NSM_ERR_NULL; an entry negative or NaN),
  * "pol.kind" (unknown), "mu" (negative or not finite: NSM_ERR_ARG);
@@ -680,11 +686,12 @@ size_t nsm_outcome_work(size_t n, size_t m);
  * the bit length of `hold`: the histories cycle through the dwell scales 1, 2, 4, ... up to
  * `hold` steps, so that long dwells reach the extremes of the set and short ones its
  * inside; docs/math.md, "Exploring the set"), then with nsamples schedules
- * (NSM_POLICY_SCHEDULE; schedule t uses Halton point t + 1 in m + 1 dimensions, bases 2, 3,
- * 5, 7, 11, 13, 17: the order of index floor(m!·h_0) and, for phase i, the dwell level
- * floor(14·h_(i+1)) among 0 (skipped), 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8,
- * 1, 1.3 and 1e300 (to rest) times S: phases that stop a contact short of rest, which is
- * where the extremes of the set lie that every order and the fans miss).
+ * (NSM_POLICY_SCHEDULE; schedule t takes the order of index t mod m! (lexicographic) and
+ * Halton point k = t / m! + 1 in m + 1 dimensions, bases 2, 3, 5, 7, 11, 13, 17: for phase i
+ * the dwell level floor(14·h_i) among 0 (skipped), 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
+ * 0.6, 0.8, 1, 1.3 and 1e300 (to rest) times S, and 2^floor(4·h_m) cycles (1, 2, 4 or 8):
+ * phases that stop a contact short of rest, and contacts that take turns, which is where the
+ * extremes of the set lie that every order and the fans miss).
  * kind[r] is the policy of run r. Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
  * nsamples) = *nruns; a run is accepted when its status is NSM_OK; *accepted counts them.
  * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,
@@ -870,7 +877,8 @@ nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
  * the arrays it points to. order (m entries) is the run's permutation (sequential, priority
  * and schedule runs; the identity otherwise), ratios (m) are ones, dir (3m) is the run's fan
  * direction (extremal runs; zeros otherwise), dwell (m) the run's dwells (schedule runs, in
- * units of the impulse scale S; 1e300 runs a phase to rest; zeros otherwise). Solving with
+ * units of the impulse scale S; 1e300 runs a phase to rest; zeros otherwise) and pol->hold
+ * its cycles (schedule runs; the dwell cap or extremal hold of those runs; 1 otherwise). Solving with
  * this policy (nsm_impact_solve, same M, Jn, Jt, mu, v_minus and opts) repeats run r of the
  * set, with its impulses and nsm_impact_info; with nsm_impact_solve_d and d = 2, or with
  * other opts (a finer step), it runs the same weight history on that model. pol->kind says

@@ -151,7 +151,14 @@ static int kind_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact_o
         if (!is_permutation(m, pol->order)) {
             return F_ORDER;
         }
-        return pol->dwell == NULL ? F_DWELL_NULL : dwell_fault(m, pol->dwell);
+        if (pol->dwell == NULL) {
+            return F_DWELL_NULL;
+        }
+        int f = dwell_fault(m, pol->dwell);
+        if (f != F_NONE) {
+            return f;
+        }
+        return pol->hold >= 1 && pol->hold <= NSM_SCHEDULE_MAX_CYCLES ? F_NONE : F_HOLD;
     }
     if (pol->kind == NSM_POLICY_SIMULTANEOUS) {
         if (pol->ratios == NULL) {

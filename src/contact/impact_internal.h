@@ -20,8 +20,8 @@ typedef struct policy_state {
     size_t held;       /* SAMPLED, BANGBANG, EXTREMAL: steps the current weights have been
                           held */
     size_t dwell;      /* BANGBANG: steps the current contact acts (1 .. hold) */
-    size_t phase;      /* SCHEDULE: phases started (0 .. m); m + 1 once the sequential
-                          finish has begun */
+    size_t phase;      /* SCHEDULE: phases started (0 .. m·cycles); one more once the
+                          sequential finish has begun */
     double left;       /* SCHEDULE: normal impulse left in the current phase (>= 0; 0: none) */
     double unit;       /* SCHEDULE: the impulse scale S of the dwells (> 0) */
 } policy_state;

@@ -239,8 +239,10 @@ static void sequential_pick(size_t m, const nsm_impact_policy *pol, policy_state
 }
 
 /* Schedule: the current phase's contact keeps acting while it penetrates and its dwell lasts;
-   otherwise the next phase whose contact penetrates (and whose dwell is not 0) starts; after
-   the m phases, sequential in the schedule's order, from its first contact. */
+   otherwise the next phase whose contact penetrates (and whose dwell is not 0) starts, phase
+   k being order[k mod m] with dwell[k mod m], for pol->hold cycles of m phases; after them,
+   sequential in the schedule's order, from its first contact. The cycle count is clamped to
+   NSM_SCHEDULE_MAX_CYCLES (validation rejects more), so the phase count fits a size_t. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(pol) && \valid_read(pol->order + (0 .. m - 1)) &&
              \valid_read(pol->dwell + (0 .. m - 1));
@@ -253,17 +255,20 @@ static void sequential_pick(size_t m, const nsm_impact_policy *pol, policy_state
 static void schedule_pick(size_t m, const nsm_impact_policy *pol, policy_state *ps,
                           const double *u, double ntol)
 {
-    if (ps->phase <= m && ps->cur < m && ps->left > 0.0 && penetrating(m, u, ps->cur, ntol)) {
+    size_t cycles = pol->hold < NSM_SCHEDULE_MAX_CYCLES ? pol->hold : NSM_SCHEDULE_MAX_CYCLES;
+    size_t last = m * (cycles > 0 ? cycles : 1); /* phases in all cycles */
+    /* left > 0 only inside a phase: the sequential finish leaves it 0 */
+    if (ps->cur < m && ps->left > 0.0 && penetrating(m, u, ps->cur, ntol)) {
         return;
     }
     ps->left = 0.0;
     /*@ loop invariant ps->left == 0;
         loop assigns ps->phase, ps->cur;
-        loop variant m + 1 - ps->phase;
+        loop variant last + 1 - ps->phase;
      */
-    while (ps->phase < m) {
-        size_t k = ps->phase;
-        ps->phase = k + 1;
+    while (ps->phase < last) {
+        size_t k = ps->phase % m;
+        ps->phase = ps->phase + 1;
         size_t c = pol->order[k];
         double x = pol->dwell[k];
         if (c < m && x > 0.0 && penetrating(m, u, c, ntol)) {
@@ -275,9 +280,9 @@ static void schedule_pick(size_t m, const nsm_impact_policy *pol, policy_state *
             }
         }
     }
-    if (ps->phase == m) {
+    if (ps->phase == last) {
         /* the sequential finish starts from the first contact of the order */
-        ps->phase = m + 1;
+        ps->phase = last + 1;
         ps->cur = m;
     }
     sequential_pick(m, pol, ps, u, ntol);

@@ -170,6 +170,10 @@ static size_t dwell_cap(size_t j, size_t hold)
    contact short of rest, denser below S/2 (docs/math.md, "Exploring the set"). */
 #define SCHED_LEVELS 14u
 
+/* Cycle counts of the schedule runs: 1, 2, 4 or 8 passes through the phases, so that two
+   contacts can take turns (docs/math.md, "Exploring the set"). */
+#define SCHED_CYCLE_LEVELS 4u
+
 /* The dwell of level l < SCHED_LEVELS (a switch, not a table: no global object). */
 /*@ assigns \nothing;
     ensures \result >= 0;
@@ -194,30 +198,31 @@ static double sched_level(size_t l)
     }
 }
 
-/* Level of coordinate `phase` of Halton point k >= 1 (bases 2, 3, 5, 7, 11, 13, one per phase):
-   floor(SCHED_LEVELS · radical inverse of k in that base), in integers (digits reversed into
-   num/den, num < den). */
-/*@ requires phase < NSM_OUTCOME_MAX_ORDERS_M;
+/* Level of coordinate `axis` of Halton point k >= 1 (bases 2, 3, 5, 7, 11, 13, 17, one per
+   axis): floor(levels · radical inverse of k in that base), in integers (digits reversed into
+   num/den, num < den). Axes 0 .. m-1 are a schedule's dwells, axis m its cycle count. */
+/*@ requires axis <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= levels <= SCHED_LEVELS;
     assigns \nothing;
-    ensures \result < SCHED_LEVELS;
+    ensures \result < levels;
  */
-static size_t halton_level(size_t k, size_t phase)
+static size_t halton_level(size_t k, size_t axis, size_t levels)
 {
-    size_t b = phase == 0 ? 2u : phase == 1 ? 3u : phase == 2 ? 5u : phase == 3 ? 7u
-             : phase == 4 ? 11u : 13u;
+    size_t b = axis == 0 ? 2u : axis == 1 ? 3u : axis == 2 ? 5u : axis == 3 ? 7u
+             : axis == 4 ? 11u : axis == 5 ? 13u : 17u;
     size_t num = 0;
     size_t den = 1;
-    /*@ loop invariant 2 <= b <= 13;
-        loop invariant 0 <= num < den <= SIZE_MAX / 16;
+    /*@ loop invariant 2 <= b <= 17;
+        loop invariant 0 <= num < den <= SIZE_MAX / 32;
         loop assigns k, num, den;
         loop variant k;
      */
-    while (k > 0 && den <= SIZE_MAX / 16 / b) {
+    while (k > 0 && den <= SIZE_MAX / 32 / b) {
         num = num * b + k % b;
         den = den * b;
         k /= b;
     }
-    return SCHED_LEVELS * num / den;
+    /*@ assert levels * num < levels * den; */
+    return levels * num / den;
 }
 
 /* Next permutation in lexicographic order (p has m entries); 0 after the last one. */
@@ -515,17 +520,19 @@ static void kth_order(size_t m, size_t k, size_t *order)
     }
 }
 
-/* Schedule run t of the set: the order of index t mod norders, and for phase i the dwell of
-   level halton_level(t / norders + 1, i): every order gets the same low-discrepancy sequence
-   of dwell tuples, so any prefix of the runs spreads over the grid of levels. */
+/* Schedule run t of the set: the order of index t mod norders, for phase i the dwell of level
+   halton_level(k, i, SCHED_LEVELS) and 2^halton_level(k, m, SCHED_CYCLE_LEVELS) cycles, k =
+   t / norders + 1: every order gets the same low-discrepancy sequence of (dwells, cycles)
+   tuples, so any prefix of the runs spreads over the grid of levels. Returns the cycles. */
 /*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= norders <= 720 && t <= 3000000;
     requires \valid(order + (0 .. m - 1)) && \valid(dwell + (0 .. m - 1));
     requires \separated(order + (0 .. m - 1), dwell + (0 .. m - 1));
     assigns order[0 .. m - 1], dwell[0 .. m - 1];
     ensures \forall integer i; 0 <= i < m ==> order[i] < m;
     ensures \forall integer i; 0 <= i < m ==> dwell[i] >= 0;
+    ensures 1 <= \result <= 8;
  */
-static void schedule_of(size_t m, size_t t, size_t norders, size_t *order, double *dwell)
+static size_t schedule_of(size_t m, size_t t, size_t norders, size_t *order, double *dwell)
 {
     kth_order(m, t % norders, order);
     size_t k = t / norders + 1;
@@ -535,8 +542,10 @@ static void schedule_of(size_t m, size_t t, size_t norders, size_t *order, doubl
         loop variant m - i;
      */
     for (size_t i = 0; i < m; i++) {
-        dwell[i] = sched_level(halton_level(k, i));
+        dwell[i] = sched_level(halton_level(k, i, SCHED_LEVELS));
     }
+    size_t l = halton_level(k, m, SCHED_CYCLE_LEVELS);
+    return l == 0 ? 1u : l == 1 ? 2u : l == 2 ? 4u : 8u;
 }
 
 /* Steps between the choices of the set's extremal runs: steps / NSM_OUTCOME_EXTREMAL_CHOICES,
@@ -619,7 +628,8 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsample
             pol->hold = dwell_cap(j, hold);
         } else {
             pol->kind = NSM_POLICY_SCHEDULE;
-            schedule_of(m, r - norders - norders - 1 - nfan - nsamples, norders, order, dwell);
+            pol->hold = schedule_of(m, r - norders - norders - 1 - nfan - nsamples, norders,
+                                    order, dwell);
         }
     }
 }

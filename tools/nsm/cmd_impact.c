@@ -9,7 +9,7 @@
 
 static const char *const imp_fields[] = {
     "M", "Jn", "Jt", "tangent_dim", "mu", "v", "policy", "order", "dwell", "samples", "seed", "hold",
-    "tol", "steps", "fw_iters", "project", NULL
+    "cycles", "tol", "steps", "fw_iters", "project", NULL
 };
 
 /* The parsed problem. */
@@ -290,6 +290,18 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
         return -1;
     }
     p->hold = (size_t)x; /* 0: the default (1 step; the step count for "set") */
+    x = 0.0;
+    got = read_count(pb, "cycles", 1, (double)NSM_SCHEDULE_MAX_CYCLES, &x, e);
+    if (got < 0) {
+        return -1;
+    }
+    if (got > 0 && p->policy != 6) {
+        cli_fail(e, "field 'cycles': only meaningful with \"policy\": \"schedule\"");
+        return -1;
+    }
+    if (got > 0) {
+        p->hold = (size_t)x; /* the schedule's cycles travel in the policy's hold */
+    }
     got = cli_get_number(pb, "tol", &p->tol, e);
     if (got < 0) {
         return -1;
