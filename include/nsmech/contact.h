@@ -226,7 +226,13 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * d = 2 the slip direction rotates and a step uses the directions at its midpoint (second order
  * in h away from events). Events closer than hmin = h/NSM_IMPACT_MIN_STEP_RATIO are
  * stepped over (segment hmin), which bounds the number of steps even where events accumulate
- * (Zeno-like alternation of sequential impacts). It stops when no contact penetrates.
+ * (Zeno-like alternation), except, in sequential, bang-bang and schedule runs with d = 1,
+ * the first NSM_IMPACT_EXACT_SHORT (sequential) or NSM_IMPACT_EXACT_SHORT_EXPLORE events of
+ * the contact acting: those are located exactly,
+ * so that the tail of two contacts pushing each other back, which converges geometrically
+ * when a bound exists, is integrated exactly instead of to first order in hmin (the
+ * extremal rules may keep switching among three contacts without end, and the held rules
+ * chatter by design: they keep stepping over). It stops when no contact penetrates.
  * For d = 1, where the policy's weights stay the same for k steps (sequential, priority and
  * simultaneous runs until an event; the rest of a bang-bang dwell, of a sampled hold or of an
  * extremal hold; schedule runs until an event or the end of a phase's dwell, which is an
@@ -248,8 +254,9 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  *          shrinks by a quarter per doubling, up to 64 times the budget and 10^6 iterations
  *          (or the budget, if larger).
  * Both are multiplied by 1 + NSM_BOUND_RTOL. The step is h = bound/opts.steps; every segment
- * adds at least hmin to s, so at most step_cap = opts.steps·NSM_IMPACT_MIN_STEP_RATIO + 1
- * steps fit under the bound: that cap bounds the loop.
+ * but the NSM_IMPACT_EXACT_SHORT exactly located ones adds at least hmin to s, so at most
+ * step_cap = opts.steps·NSM_IMPACT_MIN_STEP_RATIO + 1 + NSM_IMPACT_EXACT_SHORT steps fit
+ * under the bound: that cap bounds the loop.
  * If s exceeds the bound: NSM_ERR_BOUND. If no positive lower bound on gamma is certified,
  * the documented fallback is to integrate with h = s_ref/opts.steps, s_ref = sum over
  * penetrating contacts of -u_n,c/W_nn,c (their frictionless impulses), for at most
@@ -263,6 +270,14 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
 
 /** Ratio h/hmin of the full step to the shortest segment. */
 #define NSM_IMPACT_MIN_STEP_RATIO 1000u
+
+/** Events closer than hmin that a sequential run (d = 1) still locates exactly, those of the
+    contact acting; the ones after them are stepped over. */
+#define NSM_IMPACT_EXACT_SHORT 100000u
+
+/** The same count for bang-bang and schedule runs (the outcome set's exploration runs: a bound
+    on their cost where a tail accumulates). */
+#define NSM_IMPACT_EXACT_SHORT_EXPLORE 2000u
 
 /** Selection policy of the multi-contact integrator. */
 typedef enum nsm_policy_kind {

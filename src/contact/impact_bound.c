@@ -298,7 +298,7 @@ double nsm_impact_bound(size_t m, size_t d, const double *mu, const nsm_impact_o
     double h;
     if (inf->has_bound && inf->bound > 0.0) {
         h = inf->bound / (double)opts->steps;
-        inf->step_cap = opts->steps * NSM_IMPACT_MIN_STEP_RATIO + 1;
+        inf->step_cap = opts->steps * NSM_IMPACT_MIN_STEP_RATIO + 1 + NSM_IMPACT_EXACT_SHORT;
     } else {
         inf->has_bound = 0;
         h = fallback_scale(m, W, u, opts->ntol) / (double)opts->steps;

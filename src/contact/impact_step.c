@@ -49,9 +49,11 @@ static void matvec_cols(size_t r, size_t c, const double *A, const double *x, do
 /*
  * Segment length: min(h, first event) where an event is a penetrating contact (w_c > 0)
  * reaching u_n = 0, or a slipping one (|u_t| > ztol, w_c > 0) reaching u_t = 0, but at least
- * hmin. For d = 2 a slip only stops where the segment heads into the origin (its closest
- * approach within sqrt(NSM_SLIP_STOP2)·|u_t| of it); otherwise the slip swings round and, unless an
- * event comes first, the segment is limited to cap (see slip_cap). *ev is 3c + 2 for a
+ * hmin, except that with exact, for d = 1, an event of a contact with weight 1 (the one
+ * contact acting) is located exactly however close. For d = 2 a slip only stops where the segment heads into the
+ * origin (its closest approach within sqrt(NSM_SLIP_STOP2)·|u_t| of it); otherwise the slip
+ * swings round and, unless an event comes first, the segment is limited to cap (see
+ * slip_cap). *ev is 3c + 2 for a
  * normal event, 3c for a tangential one, 3m when h or cap was taken and 3m + 1 when hmin was.
  * With watch, a contact without weight reaching u_n = 0 from above is an event too (it may
  * then be held at rest). A contact with weight at normal rest (u_n >= -ntol: held) has no
@@ -64,12 +66,13 @@ static void matvec_cols(size_t r, size_t c, const double *A, const double *x, do
     requires \valid(ev);
     requires \separated(ev, u + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), w + (0 .. m - 1));
     assigns *ev;
-    ensures hmin <= \result <= h;
+    ensures 0 <= \result <= h;
+    ensures short: \result < hmin ==> exact && d == 1 && *ev < 3 * m;
     ensures *ev <= 3 * m + 1;
  */
 static double seg_len(size_t m, size_t d, const double *u, const double *rate, const double *w,
                       double h, double hmin, double cap, double ztol, double ntol, int watch,
-                      size_t *ev)
+                      int exact, size_t *ev)
 {
     double len = h;
     *ev = 3 * m;
@@ -131,8 +134,15 @@ static double seg_len(size_t m, size_t d, const double *u, const double *rate, c
         len = cap < 0.0 ? 0.0 : cap;
         *ev = 3 * m;
     }
+    if (len < hmin && exact && d == 1 && *ev < 3 * m && w[*ev / 3] >= 1.0) {
+        /* the event of the one contact that carries all the weight (a contact resolved alone)
+           is located exactly however close: where two such contacts push each other back,
+           the alternation converges geometrically when a bound exists, and stepping over its
+           tail cost the first-order error in hmin */
+        return len;
+    }
     if (len < hmin) {
-        /* events closer than hmin (Zeno-like alternation) are stepped over */
+        /* other events closer than hmin (Zeno-like alternation) are stepped over */
         len = hmin;
         *ev = 3 * m + 1;
     }
@@ -221,17 +231,17 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     ensures *ev <= 3 * m + 1;
  */
 static double step_len(size_t m, size_t d, const double *W, const double *mu, double h,
-                       double hmin, double ztol, double ntol, int slide, const impact_vecs *v,
-                       size_t *ev)
+                       double hmin, double ztol, double ntol, int slide, int exact,
+                       const impact_vecs *v, size_t *ev)
 {
     if (d == 1) {
-        return seg_len(m, d, v->u, v->rate, v->w, h, hmin, h, ztol, ntol, slide, ev);
+        return seg_len(m, d, v->u, v->rate, v->w, h, hmin, h, ztol, ntol, slide, exact, ev);
     }
     double lcap = nsm_impact_slip_cap(m, W, mu, v->w, v->u, v->rate, h, hmin, ztol);
-    double len = seg_len(m, d, v->u, v->rate, v->w, h, hmin, lcap, ztol, ntol, slide, ev);
+    double len = seg_len(m, d, v->u, v->rate, v->w, h, hmin, lcap, ztol, ntol, slide, 0, ev);
     nsm_impact_midpoint(m, W, mu, v->u, v->w, len, ztol, v->lh, v->rate, v->um);
     double hm = hmin < len ? hmin : len;
-    return seg_len(m, d, v->u, v->rate, v->w, len, hm, len, ztol, ntol, slide, ev);
+    return seg_len(m, d, v->u, v->rate, v->w, len, hm, len, ztol, ntol, slide, 0, ev);
 }
 
 /*
@@ -357,8 +367,8 @@ static size_t steps_taken(double len, double h, size_t span)
  */
 static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
                       const double *W, const double *mu, double h, double hmin, double ztol,
-                      double ntol, int slide, size_t room, const impact_vecs *v, double *len,
-                      size_t *ev)
+                      double ntol, int slide, int exact, size_t room, const impact_vecs *v,
+                      double *len, size_t *ev)
 {
     int joint = step_rates(m, d, pol, ps, W, mu, ztol, ntol, slide, v);
     /* planar motion is linear in s between events: the weights' whole span in one segment;
@@ -375,7 +385,7 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     /* a schedule phase ends at its dwell: an event like the others */
     int over = nsm_impact_phase_short(pol, ps, hmin);
     double hs = nsm_impact_phase_cap(pol, ps, span_len(h, span), hmin);
-    double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, v, ev);
+    double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, exact, v, ev);
     step_advance(m, mu, l, *ev, joint, ztol, v);
     if (over && *ev == 3 * m) {
         *ev = 3 * m + 1; /* the dwell's end, closer than hmin, was stepped over: forced */
@@ -426,6 +436,18 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL &&
                 pol->kind != NSM_POLICY_BANGBANG && pol->kind != NSM_POLICY_EXTREMAL &&
                 pol->kind != NSM_POLICY_EXTREMAL_V && pol->kind != NSM_POLICY_SCHEDULE;
+    /* sequential, bang-bang and schedule runs resolve the contact they chose to rest (or to
+       the end of its dwell): their events closer than hmin are located exactly (seg_len), so
+       that the tail of contacts pushing each other back, which converges geometrically, is
+       exact; up to a count, since a tail can accumulate (Zeno) before the impact ends: ample
+       for sequential runs, which the oracle checks to 1e-6, and a cost bound for the sets'
+       exploration runs. The extremal rules and the held ones keep stepping over (an
+       extremal rule may keep switching among three contacts without end). */
+    size_t shorts = d != 1 ? 0u
+                  : pol->kind == NSM_POLICY_SEQUENTIAL ? (size_t)NSM_IMPACT_EXACT_SHORT
+                  : pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE
+                      ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
+                      : 0u;
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;
     double bound = inf->bound;
@@ -438,12 +460,14 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     /*@ loop invariant 0 <= k <= cap;
         loop invariant steps <= k;
         loop invariant forced <= steps;
+        loop invariant shorts <= NSM_IMPACT_EXACT_SHORT;
         loop invariant 1 <= ps.rng < NSM_PRNG_MOD;
         loop invariant sched: ps.left >= 0 && ps.unit > 0;
         loop invariant res == NSM_OK || res == NSM_ERR_BOUND || res == NSM_ERR_NO_CONVERGENCE;
         loop invariant bound: res != NSM_ERR_BOUND ==> has_bound == 0 || s <= bound;
         loop invariant running: stop == 0 ==> res == NSM_ERR_NO_CONVERGENCE;
-        loop assigns k, ps, stop, res, s, steps, forced, v->u[0 .. K - 1], v->lam[0 .. K - 1],
+        loop assigns k, ps, stop, res, s, steps, forced, shorts, v->u[0 .. K - 1],
+                     v->lam[0 .. K - 1],
                      v->lh[0 .. K - 1], v->rate[0 .. K - 1], v->um[0 .. K - 1],
                      v->w[0 .. m - 1], v->wraw[0 .. m - 1];
         loop variant cap - k + (stop == 0 ? 1 : 0);
@@ -455,10 +479,11 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
         } else {
             double len = 0.0;
             size_t ev = 0;
-            size_t taken = segment(m, d, pol, &ps, W, mu, h, hmin, ztol, ntol, slide, cap - k,
-                                   v, &len, &ev);
+            size_t taken = segment(m, d, pol, &ps, W, mu, h, hmin, ztol, ntol, slide,
+                                   shorts > 0, cap - k, v, &len, &ev);
             s += len;
             forced += ev > K ? 1u : 0u;
+            shorts -= len < hmin && shorts > 0 ? 1u : 0u;
             k += taken;
             steps = k;
             if (has_bound && s > bound) {
