@@ -1656,11 +1656,11 @@ static void test_outcome_policy(void)
         CU_ASSERT_EQUAL(pol.seed, 99 + j);
         CU_ASSERT_EQUAL(pol.hold, caps[j]);
     }
-    /* schedules: order t mod 6; dwells from Halton point t / 6 + 1 = 1 (1/2, 1/3, 1/5 in
-       bases 2, 3, 5: levels 7, 4, 2 of 14, that is 0.4, 0.15 and 0.06 S), cycles from its
-       coordinate in base 7 (1/7: level 0 of 4, one cycle) */
+    /* schedules (seed 0: no shift along the sequence): order t mod 6; dwells from Halton point
+       t / 6 + 1 = 1 (1/2, 1/3, 1/5 in bases 2, 3, 5: levels 7, 4, 2 of 14, that is 0.4, 0.15
+       and 0.06 S), cycles from its coordinate in base 7 (1/7: level 0 of 4, one cycle) */
     for (size_t t = 0; t < 5; t++) {
-        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 90 + t, order, ratios, dir, dwell,
+        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 0, 5, 90 + t, order, ratios, dir, dwell,
                                            &pol),
                         NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
@@ -1676,7 +1676,7 @@ static void test_outcome_policy(void)
        base 7: 2/7 and 3/7, cycle level 1: two cycles) */
     static const double k23[2][3] = {{0.1, 0.6, 0.2}, {0.8, 0.03, 0.5}};
     for (size_t j = 0; j < 2; j++) {
-        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 20, 99, 5, 105 + 6 * (j + 1), order, ratios,
+        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 20, 0, 5, 105 + 6 * (j + 1), order, ratios,
                                            dir, dwell, &pol),
                         NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
@@ -1689,14 +1689,25 @@ static void test_outcome_policy(void)
     /* 40 histories: schedules from run 125; t = 30 is Halton point 6 (3/8, 2/9, 6/25: levels
        5, 3, 3, that is 0.2, 0.1, 0.1 S; 6/7 in base 7: cycle level 3, eight cycles) and t = 18
        point 4 (4/7: level 2, four cycles) */
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 40, 99, 5, 155, order, ratios, dir, dwell, &pol),
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 40, 0, 5, 155, order, ratios, dir, dwell, &pol),
                     NSM_OK);
     CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
     CU_ASSERT(dwell[0] == 0.2 && dwell[1] == 0.1 && dwell[2] == 0.1);
     CU_ASSERT_EQUAL(pol.hold, 8);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 40, 99, 5, 143, order, ratios, dir, dwell, &pol),
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 40, 0, 5, 143, order, ratios, dir, dwell, &pol),
                     NSM_OK);
     CU_ASSERT_EQUAL(pol.hold, 4);
+    /* the seed starts the sequence further along: seed 5 makes the first schedule (run 90 of
+       5 histories) Halton point 6, and seed 5 + 2^20 the same */
+    const unsigned long shifted[2] = {5ul, 5ul + 1048576ul};
+    for (size_t j = 0; j < 2; j++) {
+        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, shifted[j], 5, 90, order, ratios, dir,
+                                           dwell, &pol),
+                        NSM_OK);
+        CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
+        CU_ASSERT(dwell[0] == 0.2 && dwell[1] == 0.1 && dwell[2] == 0.1);
+        CU_ASSERT_EQUAL(pol.hold, 8);
+    }
     /* errors: the bad argument's status, nothing written */
     pol.kind = NSM_POLICY_SAMPLED;
     CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 95, order, ratios, dir, dwell, &pol),

@@ -702,7 +702,8 @@ size_t nsm_outcome_work(size_t n, size_t m);
  * `hold` steps, so that long dwells reach the extremes of the set and short ones its
  * inside; docs/math.md, "Exploring the set"), then with nsamples schedules
  * (NSM_POLICY_SCHEDULE; schedule t takes the order of index t mod m! (lexicographic) and
- * Halton point k = t / m! + 1 in m + 1 dimensions, bases 2, 3, 5, 7, 11, 13, 17: for phase i
+ * Halton point k = t / m! + 1 + (seed mod 2^20) in m + 1 dimensions (another seed starts
+ * further along the sequence), bases 2, 3, 5, 7, 11, 13, 17: for phase i
  * the dwell level floor(14·h_i) among 0 (skipped), 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
  * 0.6, 0.8, 1, 1.3 and 1e300 (to rest) times S, and 2^floor(4·h_m) cycles (1, 2, 4 or 8):
  * phases that stop a contact short of rest, and contacts that take turns, which is where the

@@ -174,6 +174,9 @@ static size_t dwell_cap(size_t j, size_t hold)
    contacts can take turns (docs/math.md, "Exploring the set"). */
 #define SCHED_CYCLE_LEVELS 4u
 
+/* Starting points of the schedules' Halton sequence: the set's seed modulo this count. */
+#define SCHED_SHIFTS 1048576u
+
 /* The dwell of level l < SCHED_LEVELS (a switch, not a table: no global object). */
 /*@ assigns \nothing;
     ensures \result >= 0;
@@ -522,9 +525,11 @@ static void kth_order(size_t m, size_t k, size_t *order)
 
 /* Schedule run t of the set: the order of index t mod norders, for phase i the dwell of level
    halton_level(k, i, SCHED_LEVELS) and 2^halton_level(k, m, SCHED_CYCLE_LEVELS) cycles, k =
-   t / norders + 1: every order gets the same low-discrepancy sequence of (dwells, cycles)
-   tuples, so any prefix of the runs spreads over the grid of levels. Returns the cycles. */
+   t / norders + 1 + shift (shift = the set's seed mod SCHED_SHIFTS): every order gets the same
+   low-discrepancy sequence of (dwells, cycles) tuples, so any prefix of the runs spreads over
+   the grid of levels, and another seed starts further along it. Returns the cycles. */
 /*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= norders <= 720 && t <= 3000000;
+    requires shift < SCHED_SHIFTS;
     requires \valid(order + (0 .. m - 1)) && \valid(dwell + (0 .. m - 1));
     requires \separated(order + (0 .. m - 1), dwell + (0 .. m - 1));
     assigns order[0 .. m - 1], dwell[0 .. m - 1];
@@ -532,10 +537,11 @@ static void kth_order(size_t m, size_t k, size_t *order)
     ensures \forall integer i; 0 <= i < m ==> dwell[i] >= 0;
     ensures 1 <= \result <= 8;
  */
-static size_t schedule_of(size_t m, size_t t, size_t norders, size_t *order, double *dwell)
+static size_t schedule_of(size_t m, size_t t, size_t norders, size_t shift, size_t *order,
+                          double *dwell)
 {
     kth_order(m, t % norders, order);
-    size_t k = t / norders + 1;
+    size_t k = t / norders + 1 + shift;
     /*@ loop invariant 0 <= i <= m;
         loop invariant \forall integer q; 0 <= q < i ==> dwell[q] >= 0;
         loop assigns i, dwell[0 .. m - 1];
@@ -629,7 +635,7 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsample
         } else {
             pol->kind = NSM_POLICY_SCHEDULE;
             pol->hold = schedule_of(m, r - norders - norders - 1 - nfan - nsamples, norders,
-                                    order, dwell);
+                                    (size_t)(seed % SCHED_SHIFTS), order, dwell);
         }
     }
 }
