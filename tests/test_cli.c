@@ -717,6 +717,8 @@ static void test_impact_schedule(void)
         {", \"policy\": \"sequential\", \"dwell\": [1, 1]}", "field 'dwell': only meaningful"},
         {", \"policy\": \"schedule\", \"dwell\": [1, 1], \"cycles\": 0}", "field 'cycles'"},
         {", \"policy\": \"sequential\", \"cycles\": 2}", "field 'cycles': only meaningful"},
+        {", \"policy\": \"schedule\", \"dwell\": [1, 1], \"hold\": 2}",
+         "a schedule's repetitions are 'cycles'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char path[128];

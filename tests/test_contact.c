@@ -514,6 +514,7 @@ static int prop_policy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
         double r = nsm_rng_uniform(rng);
         dwell[c] = r < 0.125 ? 0.0 : r < 0.375 ? INFINITY : 1.3 * nsm_rng_uniform(rng);
     }
+    /* hold 7: sampled and extremal steps, bang-bang's longest dwell, a schedule's cycles */
     nsm_impact_policy pol = {ctx->kind, order, ratios, (unsigned long)nsm_rng_u64(rng), 7, dir,
                              vdir, dwell};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;

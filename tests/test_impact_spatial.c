@@ -140,7 +140,7 @@ static void random_policy(nsm_rng *rng, size_t m, nsm_policy_kind kind, size_t *
     pol->ratios = ratios;
     pol->dwell = ratios; /* a schedule's dwells: the same draws, 0.1 .. 1 of the scale S */
     pol->seed = (unsigned long)nsm_rng_u64(rng);
-    pol->hold = 7;
+    pol->hold = 7; /* sampled and extremal steps, bang-bang's longest dwell, a schedule's cycles */
 }
 
 static int prop_spatial_policy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)

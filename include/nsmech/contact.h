@@ -893,8 +893,9 @@ nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
  * the arrays it points to. order (m entries) is the run's permutation (sequential, priority
  * and schedule runs; the identity otherwise), ratios (m) are ones, dir (3m) is the run's fan
  * direction (extremal runs; zeros otherwise), dwell (m) the run's dwells (schedule runs, in
- * units of the impulse scale S; 1e300 runs a phase to rest; zeros otherwise) and pol->hold
- * its cycles (schedule runs; the dwell cap or extremal hold of those runs; 1 otherwise). Solving with
+ * units of the impulse scale S; 1e300 runs a phase to rest; zeros otherwise); pol->hold is
+ * a schedule run's cycles (1, 2, 4 or 8), a bang-bang run's dwell cap, an extremal run's
+ * hold, and 1 otherwise. Solving with
  * this policy (nsm_impact_solve, same M, Jn, Jt, mu, v_minus and opts) repeats run r of the
  * set, with its impulses and nsm_impact_info; with nsm_impact_solve_d and d = 2, or with
  * other opts (a finer step), it runs the same weight history on that model. pol->kind says
@@ -930,6 +931,7 @@ nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
                  pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE) &&
                 pol->order == order && pol->ratios == ratios && pol->dir == dir &&
                 pol->dwell == dwell && pol->hold >= 1 &&
+                (pol->kind == NSM_POLICY_SCHEDULE ==> pol->hold <= 8) &&
                 \forall integer i; 0 <= i < m ==> order[i] < m;
     ensures status: \result == NSM_OK || \result == NSM_ERR_NULL || \result == NSM_ERR_SIZE ||
                     \result == NSM_ERR_ARG || \result == NSM_ERR_ALIAS;

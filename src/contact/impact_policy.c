@@ -262,8 +262,9 @@ static void schedule_pick(size_t m, const nsm_impact_policy *pol, policy_state *
         return;
     }
     ps->left = 0.0;
-    /*@ loop invariant ps->left == 0;
-        loop assigns ps->phase, ps->cur;
+    size_t skipped = 0;
+    /*@ loop invariant ps->left == 0 && skipped <= m && (skipped < m || ps->phase >= last);
+        loop assigns ps->phase, ps->cur, skipped;
         loop variant last + 1 - ps->phase;
      */
     while (ps->phase < last) {
@@ -278,6 +279,11 @@ static void schedule_pick(size_t m, const nsm_impact_policy *pol, policy_state *
                 ps->left = left;
                 return;
             }
+        }
+        skipped++;
+        if (skipped == m) {
+            /* a whole cycle skipped: u does not change here, so every later cycle would be */
+            ps->phase = last;
         }
     }
     if (ps->phase == last) {

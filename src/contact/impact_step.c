@@ -387,7 +387,7 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     double hs = nsm_impact_phase_cap(pol, ps, span_len(h, span), hmin);
     double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, exact, v, ev);
     step_advance(m, mu, l, *ev, joint, ztol, v);
-    if (over && *ev == 3 * m) {
+    if (over && l > ps->left) {
         *ev = 3 * m + 1; /* the dwell's end, closer than hmin, was stepped over: forced */
     }
     size_t taken = steps_taken(l, h, span);

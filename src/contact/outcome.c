@@ -586,6 +586,7 @@ static size_t extremal_hold(const nsm_impact_opts *opts)
     ensures arrays: pol->order == order && pol->ratios == ratios && pol->dir == dir &&
                     pol->dwell == dwell;
     ensures hold: pol->hold >= 1;
+    ensures cycles: pol->kind == NSM_POLICY_SCHEDULE ==> pol->hold <= 8;
     ensures order: \forall integer i; 0 <= i < m ==> order[i] < m;
     ensures first: r < norders ==> pol->kind == NSM_POLICY_SEQUENTIAL;
  */

@@ -1184,6 +1184,9 @@ static void f_impact(rd *r)
     }
     pol.seed = u8(r) | (unsigned long)u8(r) << 8;
     pol.hold = u8(r) % 4;
+    if (pol.kind == NSM_POLICY_SCHEDULE && (u8(r) & 7) == 0) {
+        pol.hold = NSM_SCHEDULE_MAX_CYCLES + 1u; /* a schedule's cycles out of range */
+    }
     unsigned nulls2 = u8(r);
     const nsm_impact_policy *polp = (nulls2 & 0xf0) == 0xf0 && (nulls2 & 1) ? NULL : &pol;
     /* opts = NULL (the defaults) only for one contact: the default fallback of 10^6 steps on

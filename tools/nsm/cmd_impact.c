@@ -286,7 +286,8 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     }
     if (got > 0 && !histories) {
         cli_fail(e, "field 'hold': only meaningful with \"policy\": \"sample\", "
-                    "\"bangbang\" or \"set\"");
+                    "\"bangbang\" or \"set\"%s",
+                 p->policy == 6 ? " (a schedule's repetitions are 'cycles')" : "");
         return -1;
     }
     p->hold = (size_t)x; /* 0: the default (1 step; the step count for "set") */
@@ -379,7 +380,11 @@ static int input_fail(cli_err *e, nsm_status s, const imp_problem *p,
     case NSM_ERR_ARG:
     case NSM_ERR_NULL: {
         const char *fault = nsm_impact_arg_fault(p->k, p->d, p->mu, pol, opts);
-        cli_fail(e, "field '%s': out of domain (library: %s)", fault_field(fault),
+        /* a schedule's cycles travel in the policy's hold */
+        const char *field = fault != NULL && strcmp(fault, "pol.hold") == 0 && p->policy == 6
+                                ? "cycles"
+                                : fault_field(fault);
+        cli_fail(e, "field '%s': out of domain (library: %s)", field,
                  fault != NULL ? fault : nsm_status_str(s));
         return CLI_EXIT_INPUT;
     }
