@@ -360,18 +360,7 @@ static void random_problem(nsm_rng *rng, problem *P, int allow_wide)
     for (size_t c = 0; c < P->m; c++) {
         P->mu[c] = nsm_rng_index(rng, 0, 5) == 0 ? 0.0 : nsm_rng_range(rng, 0.05, 1.5);
     }
-    for (int tries = 0; tries < 100; tries++) {
-        prop_vector(rng, P->n, P->vm);
-        for (size_t c = 0; c < P->m; c++) {
-            double un = 0;
-            for (size_t i = 0; i < P->n; i++) {
-                un += P->Jn[c * P->n + i] * P->vm[i];
-            }
-            if (un < -0.1) {
-                return;
-            }
-        }
-    }
+    (void)prop_approaching(rng, P->n, P->m, P->Jn, 0.1, P->vm);
 }
 
 /* Independent W = J M^-1 J^T with LAPACK (dposv), (t, n) per contact; and u0 = J v-. */
@@ -469,17 +458,6 @@ static int check_outcome(const problem *P, const double *vp, const double *Lam,
     return 0;
 }
 
-/* A uniformly random permutation of order[0 .. m-1] (Fisher–Yates). */
-static void shuffle(nsm_rng *rng, size_t m, size_t *order)
-{
-    for (size_t c = m; c > 1; c--) {
-        size_t j = nsm_rng_index(rng, 0, c - 1);
-        size_t t = order[c - 1];
-        order[c - 1] = order[j];
-        order[j] = t;
-    }
-}
-
 typedef struct policy_ctx {
     nsm_policy_kind kind;
     size_t ok, no_bound, compared, zeno;
@@ -492,7 +470,7 @@ static void random_order_ratios(nsm_rng *rng, size_t m, size_t *order, double *r
         order[c] = c;
         ratios[c] = nsm_rng_range(rng, 0.1, 1.0);
     }
-    shuffle(rng, m, order);
+    prop_shuffle(rng, m, order);
 }
 
 static int prop_policy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
@@ -874,7 +852,7 @@ static int prop_oracle_sequential(nsm_rng *rng, void *vctx, char *msg, size_t ms
     for (size_t c = 0; c < P.m; c++) {
         order[c] = c;
     }
-    shuffle(rng, P.m, order);
+    prop_shuffle(rng, P.m, order);
     nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
     return oracle_compare(&P, &pol, NULL, vctx, msg, msglen);
 }
@@ -894,7 +872,7 @@ static int prop_oracle_schedule(nsm_rng *rng, void *vctx, char *msg, size_t msgl
         double r = nsm_rng_uniform(rng);
         dwell[c] = r < 0.125 ? 0.0 : r < 0.375 ? INFINITY : 1.3 * nsm_rng_uniform(rng);
     }
-    shuffle(rng, P.m, order);
+    prop_shuffle(rng, P.m, order);
     size_t cycles = 1 + (size_t)(nsm_rng_uniform(rng) * MAX_TEST_CYCLES);
     if (cycles > MAX_TEST_CYCLES) {
         cycles = MAX_TEST_CYCLES;

@@ -41,18 +41,7 @@ static void random_sproblem(nsm_rng *rng, sproblem *P)
     for (size_t c = 0; c < P->m; c++) {
         P->mu[c] = nsm_rng_index(rng, 0, 5) == 0 ? 0.0 : nsm_rng_range(rng, 0.05, 1.5);
     }
-    for (int tries = 0; tries < 100; tries++) {
-        prop_vector(rng, P->n, P->vm);
-        for (size_t c = 0; c < P->m; c++) {
-            double un = 0;
-            for (size_t i = 0; i < P->n; i++) {
-                un += P->Jn[c * P->n + i] * P->vm[i];
-            }
-            if (un < -0.1) {
-                return;
-            }
-        }
-    }
+    (void)prop_approaching(rng, P->n, P->m, P->Jn, 0.1, P->vm);
 }
 
 /* Energy, cones, no penetration, s within the bound and momentum balance, by plain loops. */
@@ -129,12 +118,7 @@ static void random_policy(nsm_rng *rng, size_t m, nsm_policy_kind kind, size_t *
         order[c] = c;
         ratios[c] = nsm_rng_range(rng, 0.1, 1.0);
     }
-    for (size_t c = m; c > 1; c--) {
-        size_t j = nsm_rng_index(rng, 0, c - 1);
-        size_t t = order[c - 1];
-        order[c - 1] = order[j];
-        order[j] = t;
-    }
+    prop_shuffle(rng, m, order);
     pol->kind = kind;
     pol->order = order;
     pol->ratios = ratios;

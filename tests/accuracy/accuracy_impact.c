@@ -73,23 +73,8 @@ static void acc_random(nsm_rng *rng, acc_problem *P)
         P->order[c] = c;
         P->ratios[c] = nsm_rng_range(rng, 0.1, 1.0);
     }
-    for (size_t c = P->m; c-- > 1;) {
-        size_t j = nsm_rng_index(rng, 0, c), t = P->order[c];
-        P->order[c] = P->order[j];
-        P->order[j] = t;
-    }
-    for (int tries = 0; tries < 100; tries++) {
-        prop_vector(rng, P->n, P->vm);
-        for (size_t c = 0; c < P->m; c++) {
-            double un = 0.0;
-            for (size_t i = 0; i < P->n; i++) {
-                un += P->Jn[c * P->n + i] * P->vm[i];
-            }
-            if (un < -0.1) {
-                return;
-            }
-        }
-    }
+    prop_shuffle(rng, P->m, P->order);
+    (void)prop_approaching(rng, P->n, P->m, P->Jn, 0.1, P->vm);
 }
 
 /* The library (d = 1, default options but `steps`) with the policy `kind` of P's data. */

@@ -59,6 +59,34 @@ void prop_vector(nsm_rng *r, size_t n, double *x)
     }
 }
 
+void prop_shuffle(nsm_rng *r, size_t m, size_t *order)
+{
+    for (size_t c = m; c > 1; c--) {
+        size_t j = nsm_rng_index(r, 0, c - 1);
+        size_t t = order[c - 1];
+        order[c - 1] = order[j];
+        order[j] = t;
+    }
+}
+
+int prop_approaching(nsm_rng *r, size_t n, size_t m, const double *Jn, double speed,
+                     double *v)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        prop_vector(r, n, v);
+        for (size_t c = 0; c < m; c++) {
+            double un = 0.0;
+            for (size_t i = 0; i < n; i++) {
+                un += Jn[c * n + i] * v[i];
+            }
+            if (un < -speed) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 void prop_orthogonal(nsm_rng *r, size_t n, double *Q)
 {
     if (n == 0) {

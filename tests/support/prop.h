@@ -32,6 +32,13 @@ void prop_orthogonal(nsm_rng *r, size_t n, double *Q);
 void prop_spd(nsm_rng *r, size_t n, double cond, double scale, double *M);
 /** Random m×n matrix of rank r with non-zero singular values log-spaced in [1/cond, 1]. */
 void prop_rank(nsm_rng *r, size_t m, size_t n, size_t rank, double cond, double *A);
+/** Shuffles order[0 .. m-1] uniformly (Fisher–Yates, from the last entry down). */
+void prop_shuffle(nsm_rng *r, size_t m, size_t *order);
+/** v (n) standard normal, drawn again (at most 100 draws) until some contact approaches at
+    speed or faster: J_n,c v < -speed for a row c of Jn (m×n, row-major). Returns 1 when one
+    does, 0 when none did in 100 draws (v then holds the last draw). */
+int prop_approaching(nsm_rng *r, size_t n, size_t m, const double *Jn, double speed,
+                     double *v);
 
 /** Number of cases: NSM_PROP_CASES if set (> 0), else the given CI default. */
 size_t prop_cases(size_t ci_default);
