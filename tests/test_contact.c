@@ -1733,10 +1733,12 @@ static void test_outcome_policy(void)
 
 /* contact.h, nsm_outcome_set_d: a planar problem written with spatial contacts (second
    tangent rows zero) gives the planar set. Runs are compared as sets: histories count their
-   dwells in steps and the spatial integrator steps differently (slip caps, midpoint rates),
-   so a bang-bang or extremal run of one is not the same history as the other's. The
-   sequential runs agree to the step error; each set's hull covers >= 90 % of the other's in
-   (v_x, v_y) and in (v_x, omega); d outside {1, 2} is NSM_ERR_ARG. */
+   dwells in steps and the spatial integrator steps differently (slip caps, Runge–Kutta
+   rates), so a bang-bang or extremal run of one is not the same history as the other's. The
+   sequential runs agree to 1e-9 (at rest, a singular W_tt applies the planar rule on the
+   line of its range: measured 1.4e-14; 1.3e-3 when such a contact had no friction at rest);
+   each set's hull covers >= 98 % of the other's in (v_x, v_y) and in (v_x, omega) (measured
+   0.995 and more; 0.94 before); d outside {1, 2} is NSM_ERR_ARG. */
 static void test_outcome_set_spatial(void)
 {
     problem P;
@@ -1783,8 +1785,8 @@ static void test_outcome_set_spatial(void)
     double w21 = oracle_coverage(3, n1, ok1, n2, ok2, ex, ew);
     printf(" [sequential runs within %.1e; coverage spatial/planar %.3f %.3f, planar/spatial "
            "%.3f %.3f] ", seq, c12, w12, c21, w21);
-    CU_ASSERT(seq <= 1e-4);
-    CU_ASSERT(c12 >= 0.9 && c21 >= 0.9 && w12 >= 0.9 && w21 >= 0.9);
+    CU_ASSERT(seq <= 1e-9);
+    CU_ASSERT(c12 >= 0.98 && c21 >= 0.98 && w12 >= 0.98 && w21 >= 0.98);
     CU_ASSERT_EQUAL(nsm_outcome_set_d(3, 2, 3, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5, 2000, NR,
                                       vp2, st2, k2, &nr2, &a2, work, lw),
                     NSM_ERR_ARG);

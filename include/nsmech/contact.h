@@ -211,7 +211,9 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * penetrating contacts (u_n,c < -ntol) by the policy; friction per contact follows Routh's
  * rule: slipping (|u_t| > ztol), rate -mu·u_t/|u_t|; at rest, stick at rate -W_tt^-1 W_tn of
  * the contact's own block if that is within the cone, else slip along the direction s with
- * W_tn = (alpha I + mu W_tt) s, alpha > 0 (d = 1: sign(W_tn)).
+ * W_tn = (alpha I + mu W_tt) s, alpha > 0 (d = 1: sign(W_tn)); when W_tt is singular (its
+ * tangent rows dependent, e.g. one of them zero) u_t moves on a line only, and the planar rule
+ * applies along it.
  * Planar (d = 1) simultaneous, sampled and priority runs also hold contacts at rest
  * (docs/math.md, "Contacts at rest: sliding and joint stick"): a contact without policy weight at
  * |u_n| <= ntol that the others would push back into penetration carries the weight that
@@ -223,16 +225,20 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * of length min(h, next event), events being a penetrating contact reaching u_n = 0 or a
  * slipping one reaching u_t = 0 (d = 2: the closest approach of the segment, where u_t is then
  * set to 0). For d = 1 every step is an exact piece of a solution for the chosen weights; for
- * d = 2 the slip direction rotates and a step uses the directions at its midpoint (second order
- * in h away from events). Events closer than hmin = h/NSM_IMPACT_MIN_STEP_RATIO are
- * stepped over (segment hmin), which bounds the number of steps even where events accumulate
- * (Zeno-like alternation), except, in sequential, bang-bang and schedule runs with d = 1,
- * the first NSM_IMPACT_EXACT_SHORT (sequential) or NSM_IMPACT_EXACT_SHORT_EXPLORE events of
- * the contact acting: those are located exactly,
- * so that the tail of two contacts pushing each other back, which converges geometrically
- * when a bound exists, is integrated exactly instead of to first order in hmin (the
- * extremal rules may keep switching among three contacts without end, and the held rules
- * chatter by design: they keep stepping over). It stops when no contact penetrates.
+ * d = 2 the slip direction rotates: a segment turns it by a bounded angle and takes the
+ * classical Runge–Kutta average of the rates over its stages (fourth order in h away from
+ * events; an event is located again on the segment of the stages over the shorter length),
+ * and a slip stops only where the segment heads into rest. Events closer than
+ * hmin = h/NSM_IMPACT_MIN_STEP_RATIO are stepped over (segment hmin), which bounds the number
+ * of steps even where events accumulate (Zeno-like alternation), except, in sequential,
+ * bang-bang and schedule runs, for the first NSM_IMPACT_EXACT_SHORT (sequential) or
+ * NSM_IMPACT_EXACT_SHORT_EXPLORE short segments of the contact acting: its events are
+ * located exactly, so that the tail of two contacts pushing each other back, which converges
+ * geometrically when a bound exists, is integrated exactly instead of to first order in hmin,
+ * and for d = 2 its slip is followed into rest in segments however short, stopping only where
+ * it heads into rest to within 1e-6 of |u_t| (the extremal rules may keep switching among
+ * three contacts without end, and the held rules chatter by design: they keep stepping over).
+ * It stops when no contact penetrates.
  * For d = 1, where the policy's weights stay the same for k steps (sequential, priority and
  * simultaneous runs until an event; the rest of a bang-bang dwell, of a sampled hold or of an
  * extremal hold; schedule runs until an event or the end of a phase's dwell, which is an
@@ -254,7 +260,7 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  *          shrinks by a quarter per doubling, up to 64 times the budget and 10^6 iterations
  *          (or the budget, if larger).
  * Both are multiplied by 1 + NSM_BOUND_RTOL. The step is h = bound/opts.steps; every segment
- * but the NSM_IMPACT_EXACT_SHORT exactly located ones adds at least hmin to s, so at most
+ * but the NSM_IMPACT_EXACT_SHORT short ones of the contact acting adds at least hmin to s, so at most
  * step_cap = opts.steps·NSM_IMPACT_MIN_STEP_RATIO + 1 + NSM_IMPACT_EXACT_SHORT steps fit
  * under the bound: that cap bounds the loop.
  * If s exceeds the bound: NSM_ERR_BOUND. If no positive lower bound on gamma is certified,
@@ -271,8 +277,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
 /** Ratio h/hmin of the full step to the shortest segment. */
 #define NSM_IMPACT_MIN_STEP_RATIO 1000u
 
-/** Events closer than hmin that a sequential run (d = 1) still locates exactly, those of the
-    contact acting; the ones after them are stepped over. */
+/** Segments shorter than hmin that a sequential run still takes, those of the contact acting
+    (its events, and for d = 2 its slip coming to rest); after them, events are stepped over. */
 #define NSM_IMPACT_EXACT_SHORT 100000u
 
 /** The same count for bang-bang and schedule runs (the outcome set's exploration runs: a bound

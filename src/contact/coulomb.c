@@ -144,6 +144,32 @@ int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, 
     return 0;
 }
 
+/*
+ * Spatial rate at rest when W_tt is singular (positive semidefinite): W_tt = tr·e·e^T with e
+ * the unit direction of its row with the larger diagonal entry, and W_tn lies on e (it is
+ * J_t M^-1 J_n^T, and a direction z with z^T W_tt z = 0 has z^T J_t = 0), so u_t moves on that
+ * line only: the planar rule at rest (nsm_coulomb_rate1) along e, d = rate·e. d = 0 when
+ * W_tt = 0 (u_t cannot change).
+ */
+void nsm_coulomb_rest2_line(double mu, double a11, double a12, double a22, double b1,
+                            double b2, double *d)
+{
+    double x = a11 >= a22 ? a11 : a12;
+    double y = a11 >= a22 ? a12 : a22;
+    double q = x * x + y * y;
+    d[0] = 0.0;
+    d[1] = 0.0;
+    if (!(q > 0.0)) {
+        return;
+    }
+    double n = sqrt(q);
+    double e1 = x / n;
+    double e2 = y / n;
+    double r = nsm_coulomb_rate1(0.0, mu, 0.0, a11 + a22, e1 * b1 + e2 * b2);
+    d[0] = r * e1;
+    d[1] = r * e2;
+}
+
 /* Planar cone: p_n := max(p_n, 0), p_t clamped to [-mu·p_n, mu·p_n]. */
 void nsm_coulomb_cone1(double mu, double *pt, double *pn)
 {

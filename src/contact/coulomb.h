@@ -28,6 +28,13 @@
     within 5 % of |u_t| of rest: squared distance <= NSM_SLIP_STOP2·|u_t|². */
 #define NSM_SLIP_STOP2 0.0025
 
+/** The slip of the one contact acting in an exactly located run (impact_step.c, d = 2) stops
+    only where its path heads into rest to within 1e-6 of |u_t| (squared distance <=
+    NSM_SLIP_STOP2_EXACT·|u_t|²): its direction has then converged and the stop on that line
+    is exact to that order. Until then the slip is followed in segments that turn it by a
+    bounded angle, however short. */
+#define NSM_SLIP_STOP2_EXACT 1e-12
+
 /* Planar: 1 if friction holds a contact at rest, mu·W_tt >= |W_tn|. */
 /*@ assigns \nothing;
     ensures \result == 0 || \result == 1;
@@ -82,6 +89,17 @@ int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1
  */
 int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, double b2,
                       double *d);
+
+/*
+ * Spatial rate at rest when W_tt is singular, positive semidefinite (the tangent rows are
+ * dependent, e.g. one of them zero): u_t moves on the line of W_tt's range only, and the rule
+ * is the planar one at rest along it (d = 0 when W_tt = 0).
+ */
+/*@ requires mu >= 0 && \valid(d + (0 .. 1));
+    assigns d[0 .. 1];
+ */
+void nsm_coulomb_rest2_line(double mu, double a11, double a12, double a22, double b1,
+                            double b2, double *d);
 
 /* Planar cone: p_n := max(p_n, 0), then p_t clamped to [-mu·p_n, mu·p_n] (exact in IEEE
    arithmetic: the bound is the rounded product mu·p_n that a membership test recomputes). */

@@ -178,7 +178,8 @@ static double max_abs_normal(size_t m, const double *u)
 
 /*
  * Factorises M, forms J, X = M^-1 J^T, W = J X and u = J v- in the workspace, laid out as
- * L (n²), J (3mn), X (3mn), W (9m²), u, lam, lh, rate, f1 .. f4 (3m each), w, wraw (m each),
+ * L (n²), J (3mn), X (3mn), W (9m²), u, lam, lh, rate, um, gain, ls, rs (3m each; the last
+ * four are Frank–Wolfe's scratch before the integration, carve_vecs), w, wraw (m each),
  * tmp (n).
  */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
@@ -417,16 +418,16 @@ static void extremal_gain(size_t n, size_t m, const nsm_impact_policy *pol, cons
     }
 }
 
-/* The integrator's vectors, carved from the workspace after u: u, lam, lh, rate (3m each), um
-   and gain (3m each: the first two of Frank–Wolfe's four scratch vectors, which are spent
-   before the integration starts), w and wraw (m each); tmp (n) follows at u + 26m. */
+/* The integrator's vectors, carved from the workspace after u: u, lam, lh, rate (3m each); um,
+   gain, ls and rs (3m each: Frank–Wolfe's four scratch vectors, which are spent before the
+   integration starts); w and wraw (m each); tmp (n) follows at u + 26m. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid(u + (0 .. 26 * m - 1)) && \valid(v);
     assigns *v;
     ensures vecs_ok(v, m);
     ensures v->u == u && v->lam == u + 3 * m && v->lh == u + 6 * m && v->rate == u + 9 * m &&
-            v->um == u + 12 * m && v->gain == u + 15 * m && v->w == u + 24 * m &&
-            v->wraw == u + 25 * m;
+            v->um == u + 12 * m && v->gain == u + 15 * m && v->ls == u + 18 * m &&
+            v->rs == u + 21 * m && v->w == u + 24 * m && v->wraw == u + 25 * m;
  */
 static void carve_vecs(size_t m, double *u, impact_vecs *v)
 {
@@ -437,6 +438,8 @@ static void carve_vecs(size_t m, double *u, impact_vecs *v)
     v->rate = u + 3 * K;
     v->um = u + 4 * K;
     v->gain = u + 5 * K;
+    v->ls = u + 6 * K;
+    v->rs = u + 7 * K;
     v->w = u + 8 * K;
     v->wraw = u + 8 * K + m;
 }
@@ -505,13 +508,15 @@ static double impact_vplus(size_t n, size_t m, size_t d, const double *M, const 
                       \separated(inf, v->w + (0 .. m - 1)) &&
                       \separated(inf, v->wraw + (0 .. m - 1)) &&
                       \separated(inf, v->gain + (0 .. 3 * m - 1)) &&
+                      \separated(inf, v->ls + (0 .. 3 * m - 1)) &&
+                      \separated(inf, v->rs + (0 .. 3 * m - 1)) &&
                       \separated(inf, vp + (0 .. n - 1)) && \separated(inf, tmp + (0 .. n - 1));
     requires sep_wedge: \separated(wedge, inf) && \separated(wedge, pol) &&
                         \separated(wedge, opts) && \separated(wedge, v->um + (0 .. 12 * m - 1));
     assigns *inf, *wedge, v->u[0 .. 3 * m - 1], v->lam[0 .. 3 * m - 1],
             v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], v->um[0 .. 12 * m - 1],
-            v->w[0 .. m - 1], v->wraw[0 .. m - 1], v->gain[0 .. 3 * m - 1], vp[0 .. n - 1],
-            tmp[0 .. n - 1];
+            v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1], v->w[0 .. m - 1],
+            v->wraw[0 .. m - 1], v->gain[0 .. 3 * m - 1], vp[0 .. n - 1], tmp[0 .. n - 1];
     ensures status: \result == NSM_OK || \result == NSM_ERR_BOUND ||
                     \result == NSM_ERR_NO_CONVERGENCE;
     ensures steps: inf->steps <= inf->step_cap;

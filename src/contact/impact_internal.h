@@ -32,7 +32,9 @@ typedef struct impact_vecs {
     double *lam;  /* 3m: impulse accumulated so far */
     double *lh;   /* 3m: impulse rates of the current segment (per unit normal impulse) */
     double *rate; /* 3m: W lh, the velocity rates */
-    double *um;   /* 3m: velocities at the segment's midpoint (d = 2) */
+    double *um;   /* 3m: velocities at a Runge–Kutta stage of a spatial segment (d = 2) */
+    double *ls;   /* 3m: a stage's impulse rates (d = 2) */
+    double *rs;   /* 3m: a stage's velocity rates, W ls (d = 2) */
     double *w;    /* m: the segment's weights */
     double *wraw; /* m: the sampled policy's raw draws, kept between redraws */
     double *gain; /* 3m: the extremal rules' gain, g_k = d(objective)/d(lam_k) (impact.c,
@@ -43,10 +45,12 @@ typedef struct impact_vecs {
     predicate vecs_ok(impact_vecs *v, integer m) =
       \valid(v->u + (0 .. 3 * m - 1)) && \valid(v->lam + (0 .. 3 * m - 1)) &&
       \valid(v->lh + (0 .. 3 * m - 1)) && \valid(v->rate + (0 .. 3 * m - 1)) &&
-      \valid(v->um + (0 .. 3 * m - 1)) && \valid(v->w + (0 .. m - 1)) &&
+      \valid(v->um + (0 .. 3 * m - 1)) && \valid(v->ls + (0 .. 3 * m - 1)) &&
+      \valid(v->rs + (0 .. 3 * m - 1)) && \valid(v->w + (0 .. m - 1)) &&
       \valid(v->wraw + (0 .. m - 1)) && \valid(v->gain + (0 .. 3 * m - 1)) &&
       \separated(v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1), v->lh + (0 .. 3 * m - 1),
-                 v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1),
+                 v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1),
+                 v->ls + (0 .. 3 * m - 1), v->rs + (0 .. 3 * m - 1), v->w + (0 .. m - 1),
                  v->wraw + (0 .. m - 1), v->gain + (0 .. 3 * m - 1));
     // the policy is valid and its array (for the kind that reads one) can be read
     predicate pol_ready(integer m, nsm_impact_policy *pol) =
@@ -285,25 +289,33 @@ void nsm_impact_friction_rate(size_t m, size_t d, const double *W, const double 
 void nsm_impact_lamhat(size_t m, size_t d, const double *W, const double *u, const double *mu,
                        const double *w, double ztol, double *lh);
 
-/* Midpoint correction of a spatial segment: the friction directions at u + (len/2)·rate with
-   the same weights give lh and rate for the whole segment (second order in the step). */
+/* Classical Runge–Kutta rates of a spatial segment of length len from u, with the same
+   weights (fourth order in the step between events): on entry lh and rate hold the rates at
+   u (stage 1); on return lh = (l1 + 2 l2 + 2 l3 + l4)/6, where l_i are the impulse rates at
+   the stages u, u + (len/2)·r1, u + (len/2)·r2, u + len·r3 (r_i = W l_i; a contact at
+   tangential rest at u keeps its rates at u in every stage), and rate = W lh. um, ls and rs
+   are scratch (a stage's velocities and rates). */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
     requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(w + (0 .. m - 1));
     requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
-    requires \valid(um + (0 .. 3 * m - 1));
-    assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1], um[0 .. 3 * m - 1];
+    requires \valid(um + (0 .. 3 * m - 1)) && \valid(ls + (0 .. 3 * m - 1)) &&
+             \valid(rs + (0 .. 3 * m - 1));
+    requires \separated(ls + (0 .. 3 * m - 1), lh + (0 .. 3 * m - 1), u + (0 .. 3 * m - 1));
+    assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1], um[0 .. 3 * m - 1], ls[0 .. 3 * m - 1],
+            rs[0 .. 3 * m - 1];
  */
-void nsm_impact_midpoint(size_t m, const double *W, const double *mu, const double *u,
-                         const double *w, double len, double ztol, double *lh, double *rate,
-                         double *um);
+void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u,
+                    const double *w, double len, double ztol, double *lh, double *rate,
+                    double *um, double *ls, double *rs);
 
 /*
  * Longest segment over which the spatial slip directions may be frozen (d = 2). A direction
  * u_t/|u_t| turns at a rate of order |r_t|/|u_t| per unit impulse, and near rest the
  * direction equation is stiff (rate of order mu·w·tr W_tt/|u_t|): an explicit step longer
  * than that amplifies the error perpendicular to the slip instead of damping it. Returns
- * min over slipping contacts of |u_t|/(4|r_t| + mu·w·tr W_tt) (h when none), never below hmin.
+ * min over slipping contacts of |u_t|/(8|r_t| + mu·w·tr W_tt) (h when none), never below hmin:
+ * a segment turns the slip by at most about 1/8 rad.
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
@@ -334,10 +346,12 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
     requires has_bound: inf->has_bound == 0 || inf->bound >= 0;
     requires \separated(inf, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
                         v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
-                        v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
+                        v->um + (0 .. 3 * m - 1), v->ls + (0 .. 3 * m - 1),
+                        v->rs + (0 .. 3 * m - 1), v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
     assigns v->u[0 .. 3 * m - 1], v->lam[0 .. 3 * m - 1], v->lh[0 .. 3 * m - 1],
-            v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1], v->w[0 .. m - 1],
-            v->wraw[0 .. m - 1], inf->s, inf->steps, inf->forced, inf->terminated;
+            v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1], v->ls[0 .. 3 * m - 1],
+            v->rs[0 .. 3 * m - 1], v->w[0 .. m - 1], v->wraw[0 .. m - 1], inf->s, inf->steps,
+            inf->forced, inf->terminated;
     ensures \result == NSM_OK || \result == NSM_ERR_BOUND || \result == NSM_ERR_NO_CONVERGENCE;
     ensures inf->steps <= inf->step_cap && inf->forced <= inf->steps;
     ensures inf->terminated == (\result == NSM_OK);

@@ -49,15 +49,16 @@ static void matvec_cols(size_t r, size_t c, const double *A, const double *x, do
 /*
  * Segment length: min(h, first event) where an event is a penetrating contact (w_c > 0)
  * reaching u_n = 0, or a slipping one (|u_t| > ztol, w_c > 0) reaching u_t = 0, but at least
- * hmin, except that with exact, for d = 1, an event of a contact with weight 1 (the one
- * contact acting) is located exactly however close. For d = 2 a slip only stops where the segment heads into the
- * origin (its closest approach within sqrt(NSM_SLIP_STOP2)·|u_t| of it); otherwise the slip
- * swings round and, unless an event comes first, the segment is limited to cap (see
- * slip_cap). *ev is 3c + 2 for a
- * normal event, 3c for a tangential one, 3m when h or cap was taken and 3m + 1 when hmin was.
- * With watch, a contact without weight reaching u_n = 0 from above is an event too (it may
- * then be held at rest). A contact with weight at normal rest (u_n >= -ntol: held) has no
- * normal event: its rate is 0 or it separates.
+ * hmin. For d = 2 a slip only stops where the segment heads into the origin (its closest
+ * approach within sqrt(NSM_SLIP_STOP2)·|u_t| of it); otherwise the slip swings round and,
+ * unless an event comes first, the segment is limited to cap (see nsm_impact_slip_cap).
+ * With exact, the contact with weight 1 (the one contact acting) is followed exactly: its
+ * events are located however close, a segment limited by cap may be shorter than hmin, and
+ * for d = 2 its slip stops only within sqrt(NSM_SLIP_STOP2_EXACT)·|u_t| of the origin.
+ * *ev is 3c + 2 for a normal event, 3c for a tangential one, 3m when h or cap was taken and
+ * 3m + 1 when hmin was. With watch, a contact without weight reaching u_n = 0 from above is
+ * an event too (it may then be held at rest). A contact with weight at normal rest
+ * (u_n >= -ntol: held) has no normal event: its rate is 0 or it separates.
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(rate + (0 .. 3 * m - 1));
@@ -67,7 +68,7 @@ static void matvec_cols(size_t r, size_t c, const double *A, const double *x, do
     requires \separated(ev, u + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), w + (0 .. m - 1));
     assigns *ev;
     ensures 0 <= \result <= h;
-    ensures short: \result < hmin ==> exact && d == 1 && *ev < 3 * m;
+    ensures short: \result < hmin ==> exact && *ev <= 3 * m;
     ensures *ev <= 3 * m + 1;
  */
 static double seg_len(size_t m, size_t d, const double *u, const double *rate, const double *w,
@@ -118,7 +119,8 @@ static double seg_len(size_t m, size_t d, const double *u, const double *rate, c
             if (tnorm(2, ut, ut2) > ztol && ur < 0.0 && rr > 0.0) {
                 /* squared distance of the closest approach: |u|² - (u·r)²/|r|² */
                 double dist2 = uu - (ur / rr) * ur;
-                if (dist2 <= NSM_SLIP_STOP2 * uu) {
+                double stop2 = exact && w[c] >= 1.0 ? NSM_SLIP_STOP2_EXACT : NSM_SLIP_STOP2;
+                if (dist2 <= stop2 * uu) {
                     l = -ur / rr;
                     hit = 1;
                 }
@@ -134,11 +136,12 @@ static double seg_len(size_t m, size_t d, const double *u, const double *rate, c
         len = cap < 0.0 ? 0.0 : cap;
         *ev = 3 * m;
     }
-    if (len < hmin && exact && d == 1 && *ev < 3 * m && w[*ev / 3] >= 1.0) {
-        /* the event of the one contact that carries all the weight (a contact resolved alone)
-           is located exactly however close: where two such contacts push each other back,
+    if (len < hmin && exact && (*ev == 3 * m || (*ev < 3 * m && w[*ev / 3] >= 1.0))) {
+        /* the one contact that carries all the weight (a contact resolved alone) is followed
+           exactly however close its events: where two such contacts push each other back,
            the alternation converges geometrically when a bound exists, and stepping over its
-           tail cost the first-order error in hmin */
+           tail cost the first-order error in hmin; a spatial slip coming to rest turns ever
+           faster as |u_t| shrinks (cap below hmin only when exact, step_len) */
         return len;
     }
     if (len < hmin) {
@@ -215,9 +218,13 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
 
 /*
  * The segment's length and event (as seg_len) from the current rates. For d = 2 the slip
- * directions are frozen over at most nsm_impact_slip_cap, and the rates are then taken at the
- * segment's midpoint, the events located again on the segment actually taken (so that an
- * event sets exactly the velocity it reaches).
+ * directions turn: the segment is at most nsm_impact_slip_cap long (below hmin only with
+ * exact), and its rates are the Runge–Kutta average over the segment (nsm_impact_rk4); an
+ * event is then located again on the segment actually taken, and if it falls within it, the
+ * stages are taken again over the shorter length and the event located on that segment, so
+ * that the event sets exactly the velocity it reaches and the error stays of the method's
+ * order. A slip stopping keeps its rates at the segment's start: it heads straight into rest
+ * (and stages at or past the origin would reverse its friction).
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires 0 <= hmin <= h;
@@ -225,8 +232,10 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     requires vecs: \valid_read(v) && vecs_ok(v, m);
     requires \valid(ev) && \separated(ev, v->u + (0 .. 3 * m - 1), v->lh + (0 .. 3 * m - 1),
                                       v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1),
+                                      v->ls + (0 .. 3 * m - 1), v->rs + (0 .. 3 * m - 1),
                                       v->w + (0 .. m - 1));
-    assigns *ev, v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1];
+    assigns *ev, v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1],
+            v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1];
     ensures 0 <= \result <= h;
     ensures *ev <= 3 * m + 1;
  */
@@ -237,11 +246,25 @@ static double step_len(size_t m, size_t d, const double *W, const double *mu, do
     if (d == 1) {
         return seg_len(m, d, v->u, v->rate, v->w, h, hmin, h, ztol, ntol, slide, exact, ev);
     }
-    double lcap = nsm_impact_slip_cap(m, W, mu, v->w, v->u, v->rate, h, hmin, ztol);
-    double len = seg_len(m, d, v->u, v->rate, v->w, h, hmin, lcap, ztol, ntol, slide, 0, ev);
-    nsm_impact_midpoint(m, W, mu, v->u, v->w, len, ztol, v->lh, v->rate, v->um);
+    size_t K = 3 * m;
+    double lcap = nsm_impact_slip_cap(m, W, mu, v->w, v->u, v->rate, h, exact ? 0.0 : hmin,
+                                      ztol);
+    double len = seg_len(m, d, v->u, v->rate, v->w, h, hmin, lcap, ztol, ntol, slide, exact, ev);
+    if (*ev < K && *ev % 3 == 0) {
+        return len; /* a slip stopping: straight into rest */
+    }
+    nsm_impact_rk4(m, W, mu, v->u, v->w, len, ztol, v->lh, v->rate, v->um, v->ls, v->rs);
     double hm = hmin < len ? hmin : len;
-    return seg_len(m, d, v->u, v->rate, v->w, len, hm, len, ztol, ntol, slide, 0, ev);
+    double l1 = seg_len(m, d, v->u, v->rate, v->w, len, hm, len, ztol, ntol, slide, exact, ev);
+    if (!(l1 < len)) {
+        return l1;
+    }
+    /* an event within the segment: the stages again, from the rates at u, over l1 */
+    nsm_impact_lamhat(m, d, W, v->u, mu, v->w, ztol, v->lh);
+    matvec_cols(K, K, W, v->lh, v->rate);
+    nsm_impact_rk4(m, W, mu, v->u, v->w, l1, ztol, v->lh, v->rate, v->um, v->ls, v->rs);
+    hm = hmin < l1 ? hmin : l1;
+    return seg_len(m, d, v->u, v->rate, v->w, l1, hm, l1, ztol, ntol, slide, exact, ev);
 }
 
 /*
@@ -350,17 +373,21 @@ static size_t steps_taken(double len, double h, size_t span)
     requires \separated(ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
     requires ps_apart: \separated(ps, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
                                   v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
-                                  v->um + (0 .. 3 * m - 1));
+                                  v->um + (0 .. 3 * m - 1), v->ls + (0 .. 3 * m - 1),
+                                  v->rs + (0 .. 3 * m - 1));
     requires \valid(len) && \separated(len, ps) &&
              \separated(len, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
                         v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
-                        v->um + (0 .. 3 * m - 1), v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
+                        v->um + (0 .. 3 * m - 1), v->ls + (0 .. 3 * m - 1),
+                        v->rs + (0 .. 3 * m - 1), v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
     requires \valid(ev) && \separated(ev, ps, v->u + (0 .. 3 * m - 1), v->lh + (0 .. 3 * m - 1),
                                       v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1),
+                                      v->ls + (0 .. 3 * m - 1), v->rs + (0 .. 3 * m - 1),
                                       v->w + (0 .. m - 1));
     assigns *ps, *len, *ev, v->u[0 .. 3 * m - 1], v->lam[0 .. 3 * m - 1],
             v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1],
-            v->w[0 .. m - 1], v->wraw[0 .. m - 1];
+            v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1], v->w[0 .. m - 1],
+            v->wraw[0 .. m - 1];
     ensures 1 <= \result <= room;
     ensures 1 <= ps->rng < NSM_PRNG_MOD;
     ensures sched: ps->left >= 0 && ps->unit > 0;
@@ -439,12 +466,12 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     /* sequential, bang-bang and schedule runs resolve the contact they chose to rest (or to
        the end of its dwell): their events closer than hmin are located exactly (seg_len), so
        that the tail of contacts pushing each other back, which converges geometrically, is
-       exact; up to a count, since a tail can accumulate (Zeno) before the impact ends: ample
+       exact, and a spatial slip is followed into rest however short its segments; up to a
+       count, since a tail can accumulate (Zeno) before the impact ends: ample
        for sequential runs, which the oracle checks to 1e-6, and a cost bound for the sets'
        exploration runs. The extremal rules and the held ones keep stepping over (an
        extremal rule may keep switching among three contacts without end). */
-    size_t shorts = d != 1 ? 0u
-                  : pol->kind == NSM_POLICY_SEQUENTIAL ? (size_t)NSM_IMPACT_EXACT_SHORT
+    size_t shorts = pol->kind == NSM_POLICY_SEQUENTIAL ? (size_t)NSM_IMPACT_EXACT_SHORT
                   : pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE
                       ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
                       : 0u;
@@ -469,6 +496,7 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
         loop assigns k, ps, stop, res, s, steps, forced, shorts, v->u[0 .. K - 1],
                      v->lam[0 .. K - 1],
                      v->lh[0 .. K - 1], v->rate[0 .. K - 1], v->um[0 .. K - 1],
+                     v->ls[0 .. K - 1], v->rs[0 .. K - 1],
                      v->w[0 .. m - 1], v->wraw[0 .. m - 1];
         loop variant cap - k + (stop == 0 ? 1 : 0);
      */
