@@ -52,12 +52,9 @@ TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 ASAN_BIN     := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 TEST_LIBS    := -lcunit -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
 # Accuracy programs (tests/accuracy/*.c, CUnit like the tests): comparisons that need an
-# oracle at millions of steps per case; they run once, plainly, each as two shards but those
-# with a single test (ACC_WHOLE), which run whole.
+# oracle at millions of steps per case; they run once, plainly, each as two shards.
 ACC_SRC      := $(sort $(wildcard tests/accuracy/*.c))
 ACC_BIN      := $(patsubst tests/accuracy/%.c,$(BUILD)/accuracy/%,$(ACC_SRC))
-ACC_WHOLE    := accuracy_spatial
-acc_args      = $(if $(filter $(ACC_WHOLE),$(notdir $(1))),$(1),$(1):0/2 $(1):1/2)
 # Libraries only some tests use (test_cli reads the program's JSON output).
 TEST_LIBS_test_cli := -lcjson
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
@@ -161,7 +158,7 @@ test: $(TEST_BIN)
 	@sh scripts/run-tests.sh plain $(TEST_BIN)
 
 accuracy: $(ACC_BIN)
-	@sh scripts/run-tests.sh accuracy $(foreach b,$(ACC_BIN),$(call acc_args,$(b)))
+	@sh scripts/run-tests.sh accuracy $(foreach b,$(ACC_BIN),$(b):0/2 $(b):1/2)
 
 asan: $(ASAN_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -232,6 +232,32 @@ static double embed_diff(const embed *E, const nsm_impact_policy *pol, size_t st
     return d;
 }
 
+/* The planar part of an embedding: n in 2 .. MAXN - 1, m <= n/2 contacts, one in six
+   frictionless, contact 0 penetrating (J_n,0 v- = -0.5 unless it already approaches). */
+static void random_planar(nsm_rng *rng, embed *E)
+{
+    memset(E, 0, sizeof *E);
+    size_t n = E->n = nsm_rng_index(rng, 2, MAXN - 1);
+    size_t m = E->m = nsm_rng_index(rng, 1, n / 2 < MAXM ? n / 2 : MAXM);
+    prop_spd(rng, n, 10.0, 1.0, E->Mp);
+    prop_vector(rng, m * n, E->Jn);
+    prop_vector(rng, m * n, E->Jt);
+    for (size_t c = 0; c < m; c++) {
+        E->mu[c] = nsm_rng_index(rng, 0, 5) == 0 ? 0.0 : nsm_rng_range(rng, 0.05, 1.5);
+    }
+    prop_vector(rng, n, E->vm);
+    double u0 = 0, nn = 0;
+    for (size_t i = 0; i < n; i++) {
+        u0 += E->Jn[i] * E->vm[i];
+        nn += E->Jn[i] * E->Jn[i];
+    }
+    if (u0 > -0.1) { /* make contact 0 penetrate: J_n,0 v- = -0.5 */
+        for (size_t i = 0; i < n; i++) {
+            E->vm[i] -= (u0 + 0.5) * E->Jn[i] / nn;
+        }
+    }
+}
+
 /*
  * Sequential resolution: one contact at a time, whose friction rule is exact for both
  * solvers, so the results agree to rounding. Simultaneous resolution: the planar solver
@@ -246,26 +272,8 @@ static int prop_planar_embedding(nsm_rng *rng, void *vctx, char *msg, size_t msg
 {
     planar_ctx *ctx = vctx;
     static embed E;
-    memset(&E, 0, sizeof E);
-    size_t n = E.n = nsm_rng_index(rng, 2, MAXN - 1);
-    size_t m = E.m = nsm_rng_index(rng, 1, n / 2 < MAXM ? n / 2 : MAXM);
-    prop_spd(rng, n, 10.0, 1.0, E.Mp);
-    prop_vector(rng, m * n, E.Jn);
-    prop_vector(rng, m * n, E.Jt);
-    for (size_t c = 0; c < m; c++) {
-        E.mu[c] = nsm_rng_index(rng, 0, 5) == 0 ? 0.0 : nsm_rng_range(rng, 0.05, 1.5);
-    }
-    prop_vector(rng, n, E.vm);
-    double u0 = 0, nn = 0;
-    for (size_t i = 0; i < n; i++) {
-        u0 += E.Jn[i] * E.vm[i];
-        nn += E.Jn[i] * E.Jn[i];
-    }
-    if (u0 > -0.1) { /* make contact 0 penetrate: J_n,0 v- = -0.5 */
-        for (size_t i = 0; i < n; i++) {
-            E.vm[i] -= (u0 + 0.5) * E.Jn[i] / nn;
-        }
-    }
+    random_planar(rng, &E);
+    size_t n = E.n, m = E.m;
     sproblem *P = &E.P;
     P->n = n + 1;
     P->m = m;
@@ -339,6 +347,79 @@ static void test_planar_embedding(void)
             CU_ASSERT(ctx.skipped * 100 <= cases);
         }
     }
+}
+
+/*
+ * A planar contact written with two dependent tangent rows, (cos a_c·J_t,c, sin a_c·J_t,c)
+ * with a_c random: W_tt is singular (rank one, its range the direction (cos a, sin a)), u_t
+ * stays on that line, and the tangential impulse acts through cos a·Λ_t1 + sin a·Λ_t2 only;
+ * Coulomb's law makes it the planar problem (docs/math.md, "at rest ... singular W_tt").
+ * Sequential runs equal the planar solver to 1e-9 (1 + |v-|) in v+ and in that combined
+ * impulse, and the impulse across the line vanishes, in every case where neither run steps
+ * over events (at least 99 %). This exercises the rest rule on a line not along t1.
+ */
+static int prop_dependent_rows(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+{
+    planar_ctx *ctx = vctx;
+    static embed E;
+    random_planar(rng, &E);
+    size_t n = E.n, m = E.m;
+    sproblem *P = &E.P;
+    P->n = n;
+    P->m = m;
+    memcpy(P->M, E.Mp, n * n * sizeof(double));
+    memcpy(P->Jn, E.Jn, m * n * sizeof(double));
+    memcpy(P->vm, E.vm, n * sizeof(double));
+    double ca[MAXM], sa[MAXM];
+    for (size_t c = 0; c < m; c++) {
+        double a = nsm_rng_range(rng, 0.0, 6.283185307179586);
+        ca[c] = cos(a);
+        sa[c] = sin(a);
+        for (size_t i = 0; i < n; i++) {
+            P->Jt[(2 * c) * n + i] = ca[c] * E.Jt[c * n + i];
+            P->Jt[(2 * c + 1) * n + i] = sa[c] * E.Jt[c * n + i];
+        }
+        P->mu[c] = E.mu[c];
+    }
+    size_t order[MAXM];
+    double ratios[MAXM];
+    nsm_impact_policy pol;
+    random_policy(rng, m, NSM_POLICY_SEQUENTIAL, order, ratios, &pol);
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    double vp1[MAXN], L1[2 * MAXM], vp2[MAXN], L2[3 * MAXM];
+    nsm_impact_info i1, i2;
+    nsm_status s1 = nsm_impact_solve(n, m, E.Mp, E.Jn, E.Jt, E.mu, E.vm, &pol, &opts, vp1, L1,
+                                     &i1, work_buf, nsm_impact_work(n, m));
+    nsm_status s2 = solve_d(P, 2, &pol, &opts, vp2, L2, &i2);
+    if (s1 != s2 || s1 != NSM_OK) {
+        snprintf(msg, msglen, "statuses: planar %s, spatial %s", nsm_status_str(s1),
+                 nsm_status_str(s2));
+        return 1;
+    }
+    if (i1.forced > 0 || i2.forced > 0) {
+        ctx->skipped++;
+        return 0;
+    }
+    double d = tm_maxabs_diff(n, vp1, vp2);
+    for (size_t c = 0; c < m; c++) {
+        d = fmax(d, fabs(L1[2 * c] - (ca[c] * L2[3 * c] + sa[c] * L2[3 * c + 1])));
+        d = fmax(d, fabs(-sa[c] * L2[3 * c] + ca[c] * L2[3 * c + 1]));
+        d = fmax(d, fabs(L1[2 * c + 1] - L2[3 * c + 2]));
+    }
+    if (!(d <= 1e-9 * (1.0 + tm_maxabs(n, E.vm)))) {
+        snprintf(msg, msglen, "m %zu: planar and dependent-row spatial differ by %g", m, d);
+        return 1;
+    }
+    ctx->exact++;
+    return 0;
+}
+
+static void test_dependent_rows(void)
+{
+    planar_ctx ctx = {NSM_POLICY_SEQUENTIAL, 0, 0, 0};
+    size_t cases = prop_run("dependent tangent rows", prop_dependent_rows, &ctx, 500);
+    printf(" [equal %zu, skipped %zu of %zu] ", ctx.exact, ctx.skipped, cases);
+    CU_ASSERT(ctx.exact * 100 >= cases * 99);
 }
 
 /*
@@ -577,27 +658,6 @@ static int solve_at(const sproblem *P, const nsm_impact_policy *pol, size_t step
     return 0;
 }
 
-/* Independent impulse-space data with LAPACK (dposv): J (3m×n, rows t1, t2, n per contact),
-   X = M^-1 J^T (n×3m), W = J X (3m×3m), u = J v- (3m). Returns 0, or 1 if dposv fails. */
-static int spatial_delassus(const sproblem *P, double *X, double *W, double *u)
-{
-    size_t n = P->n, m = P->m, k3 = 3 * m;
-    double J[3 * MAXM * MAXN], Mf[MAXN * MAXN];
-    for (size_t c = 0; c < m; c++) {
-        memcpy(J + (3 * c) * n, P->Jt + (2 * c) * n, 2 * n * sizeof *J);
-        memcpy(J + (3 * c + 2) * n, P->Jn + c * n, n * sizeof *J);
-    }
-    memcpy(Mf, P->M, n * n * sizeof *Mf);
-    tm_transpose(k3, n, J, X);
-    if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, (lapack_int)k3, Mf, (lapack_int)n,
-                      X, (lapack_int)k3) != 0) {
-        return 1;
-    }
-    tm_matmul(k3, k3, n, J, X, W);
-    tm_matmul(k3, 1, n, J, P->vm, u);
-    return 0;
-}
-
 static int prop_spatial_sequential_oracle(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
 {
     seq_ctx *ctx = vctx;
@@ -676,9 +736,11 @@ static void test_spatial_sequential_oracle(void)
  * the tolerance max(4 |oracle(h) - oracle(h/2)|, 1e-4) (1 + |v-|) in at least 90 % of the
  * compared cases (asserted from 100 cases on), and within 3e-2 (1 + |v-|) in every one
  * (beyond the tolerance: the forced segments of the alternation, first order and irregular;
- * measured on 500 cases, simultaneous: 448 of 485 within it, the rest at most 2.9e-3 (on
- * 2000: 1382 of 1494, at most 1.1e-2, that case 1.0e-3, 9e-6 and 1.3e-4 at 16000, 64000,
- * 256000 steps); priority: 436 of 475, the rest at most 2.4e-3).
+ * measured on 500 cases with the Runge–Kutta segments, simultaneous: 438 of 485 within it,
+ * the rest at most 3.7e-3; priority: 433 of 475, the rest at most 2.0e-3; with the earlier
+ * midpoint segments 448 and 436, at most 2.9e-3 and 2.4e-3, and on 2000 simultaneous cases
+ * 1382 of 1494, at most 1.1e-2, that case 1.0e-3, 9e-6 and 1.3e-4 at 16000, 64000, 256000
+ * steps). The 90 % is a measured share, not a bound: these runs chatter at rest.
  */
 static int fine_spatial(const sproblem *P, const double *W, const double *u0, const double *X,
                         const double *ratios, const size_t *order, double hrel, double *v,
@@ -775,7 +837,7 @@ static int prop_spatial_fine(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
     random_policy(rng, P.m, ctx->kind, order, ratios, &pol);
     const size_t *ord = ctx->kind == NSM_POLICY_PRIORITY ? order : NULL;
     double X[MAXN * 3 * MAXM], W[9 * MAXM * MAXM], u[3 * MAXM], v1[MAXN], v2[MAXN];
-    if (spatial_delassus(&P, X, W, u) != 0) {
+    if (sp_oracle_delassus(P.n, P.m, P.M, P.Jn, P.Jt, P.vm, X, W, u) != SP_ORACLE_OK) {
         snprintf(msg, msglen, "LAPACK dposv failed on an SPD M");
         return 1;
     }
@@ -965,6 +1027,7 @@ static CU_TestInfo spatial_tests[] = {
     {"spatial impact: simultaneous policy (1000 cases)", test_spatial_simultaneous},
     {"spatial impact: sampled policy (1000 cases)", test_spatial_sampled},
     {"spatial impact: motion in a plane equals the planar solver", test_planar_embedding},
+    {"spatial impact: dependent tangent rows give the planar problem", test_dependent_rows},
     {"spatial impact: rotating the tangent frames rotates only the impulses", test_frame_rotation},
     {"spatial impact: one contact against the oracle as the step shrinks", test_step_convergence},
     {"spatial impact: several contacts, sequential, against the oracle",

@@ -232,7 +232,8 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * hmin = h/NSM_IMPACT_MIN_STEP_RATIO are stepped over (segment hmin), which bounds the number
  * of steps even where events accumulate (Zeno-like alternation), except, in sequential,
  * bang-bang and schedule runs, for the first NSM_IMPACT_EXACT_SHORT (sequential) or
- * NSM_IMPACT_EXACT_SHORT_EXPLORE short segments of the contact acting: its events are
+ * NSM_IMPACT_EXACT_SHORT_EXPLORE (d = 1; NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL, d = 2) short
+ * segments of the contact acting (and of a schedule phase's end): its events are
  * located exactly, so that the tail of two contacts pushing each other back, which converges
  * geometrically when a bound exists, is integrated exactly instead of to first order in hmin,
  * and for d = 2 its slip is followed into rest in segments however short, stopping only where
@@ -260,9 +261,9 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  *          shrinks by a quarter per doubling, up to 64 times the budget and 10^6 iterations
  *          (or the budget, if larger).
  * Both are multiplied by 1 + NSM_BOUND_RTOL. The step is h = bound/opts.steps; every segment
- * but the NSM_IMPACT_EXACT_SHORT short ones of the contact acting adds at least hmin to s, so at most
- * step_cap = opts.steps·NSM_IMPACT_MIN_STEP_RATIO + 1 + NSM_IMPACT_EXACT_SHORT steps fit
- * under the bound: that cap bounds the loop.
+ * but the (at most NSM_IMPACT_EXACT_SHORT) short ones of the contact acting adds at least
+ * hmin to s, so at most step_cap = opts.steps·NSM_IMPACT_MIN_STEP_RATIO + 1 +
+ * NSM_IMPACT_EXACT_SHORT steps fit under the bound: that cap bounds the loop.
  * If s exceeds the bound: NSM_ERR_BOUND. If no positive lower bound on gamma is certified,
  * the documented fallback is to integrate with h = s_ref/opts.steps, s_ref = sum over
  * penetrating contacts of -u_n,c/W_nn,c (their frictionless impulses), for at most
@@ -282,8 +283,12 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
 #define NSM_IMPACT_EXACT_SHORT 100000u
 
 /** The same count for bang-bang and schedule runs (the outcome set's exploration runs: a bound
-    on their cost where a tail accumulates). */
+    on their cost where a tail accumulates), d = 1. */
 #define NSM_IMPACT_EXACT_SHORT_EXPLORE 2000u
+
+/** The same for d = 2, where a slip coming to rest takes tens of short segments where a
+    planar event takes one (docs/math.md, "Spatial slips to 1e-6"). */
+#define NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL 20000u
 
 /** Selection policy of the multi-contact integrator. */
 typedef enum nsm_policy_kind {

@@ -156,13 +156,17 @@ void nsm_coulomb_rest2_line(double mu, double a11, double a12, double a22, doubl
 {
     double x = a11 >= a22 ? a11 : a12;
     double y = a11 >= a22 ? a12 : a22;
-    double q = x * x + y * y;
     d[0] = 0.0;
     d[1] = 0.0;
-    if (!(q > 0.0)) {
+    /* the row divided by its largest entry: its squared norm neither overflows nor underflows
+       (as in nsm_coulomb_rest2) */
+    double s = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
+    if (!(s > 0.0)) {
         return;
     }
-    double n = sqrt(q);
+    x = x / s;
+    y = y / s;
+    double n = sqrt(x * x + y * y); /* in [1, sqrt 2] */
     double e1 = x / n;
     double e2 = y / n;
     double r = nsm_coulomb_rate1(0.0, mu, 0.0, a11 + a22, e1 * b1 + e2 * b2);

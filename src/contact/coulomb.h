@@ -90,6 +90,11 @@ int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1
 int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, double b2,
                       double *d);
 
+/** W_tt counts as singular when its determinant is at most NSM_WTT_SINGULAR·W_t1t1·W_t2t2:
+    its rows dependent to rounding (the determinant of exactly dependent rows computed in
+    floating point is noise of order 1e-16 of that product, and a solve with it garbage). */
+#define NSM_WTT_SINGULAR 1e-10
+
 /*
  * Spatial rate at rest when W_tt is singular, positive semidefinite (the tangent rows are
  * dependent, e.g. one of them zero): u_t moves on the line of W_tt's range only, and the rule

@@ -221,8 +221,9 @@ void nsm_impact_span_taken(policy_state *ps, size_t taken, double len);
 
 /* The longest segment the policy allows, out of hs >= hmin: a schedule phase's remaining
    dwell when it is within hs (at least hmin: a dwell end closer than that is stepped over,
-   nsm_impact_phase_short), the dwell less hmin when a full segment would leave less than
-   hmin of it (so that its end gets a segment of its own); hs otherwise. */
+   nsm_impact_phase_short; an exact run passes hmin = 0 and reaches it however close), the
+   dwell less hmin when a full segment would leave less than hmin of it (so that its end gets
+   a segment of its own); hs otherwise. */
 /*@ requires \valid_read(pol) && \valid_read(ps) && 0 <= hmin <= hs;
     assigns \nothing;
     ensures hmin <= \result <= hs;
@@ -291,7 +292,8 @@ void nsm_impact_lamhat(size_t m, size_t d, const double *W, const double *u, con
 
 /* Classical Runge–Kutta rates of a spatial segment of length len from u, with the same
    weights (fourth order in the step between events): on entry lh and rate hold the rates at
-   u (stage 1); on return lh = (l1 + 2 l2 + 2 l3 + l4)/6, where l_i are the impulse rates at
+   u (stage 1); on return lh = (l1 + 2 l2 + 2 l3 + l4)/6 (its normal slots the weights),
+   where l_i are the impulse rates at
    the stages u, u + (len/2)·r1, u + (len/2)·r2, u + len·r3 (r_i = W l_i; a contact at
    tangential rest at u keeps its rates at u in every stage), and rate = W lh. um, ls and rs
    are scratch (a stage's velocities and rates). */
@@ -301,7 +303,8 @@ void nsm_impact_lamhat(size_t m, size_t d, const double *W, const double *u, con
     requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
     requires \valid(um + (0 .. 3 * m - 1)) && \valid(ls + (0 .. 3 * m - 1)) &&
              \valid(rs + (0 .. 3 * m - 1));
-    requires \separated(ls + (0 .. 3 * m - 1), lh + (0 .. 3 * m - 1), u + (0 .. 3 * m - 1));
+    requires \separated(lh + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), um + (0 .. 3 * m - 1),
+                        ls + (0 .. 3 * m - 1), rs + (0 .. 3 * m - 1), u + (0 .. 3 * m - 1));
     assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1], um[0 .. 3 * m - 1], ls[0 .. 3 * m - 1],
             rs[0 .. 3 * m - 1];
  */
@@ -310,8 +313,8 @@ void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u
                     double *um, double *ls, double *rs);
 
 /*
- * Longest segment over which the spatial slip directions may be frozen (d = 2). A direction
- * u_t/|u_t| turns at a rate of order |r_t|/|u_t| per unit impulse, and near rest the
+ * Longest segment of a spatial slip (d = 2), its turn bounded. A direction u_t/|u_t| turns
+ * at a rate of order |r_t|/|u_t| per unit impulse, and near rest the
  * direction equation is stiff (rate of order mu·w·tr W_tt/|u_t|): an explicit step longer
  * than that amplifies the error perpendicular to the slip instead of damping it. Returns
  * min over slipping contacts of |u_t|/(8|r_t| + mu·w·tr W_tt) (h when none), never below hmin:

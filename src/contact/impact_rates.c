@@ -1,7 +1,7 @@
 /*
  * Impulse rates of one segment of the integrator: each weighted contact's Coulomb rate on its
  * own block of W (slip, stick, re-slip from rest), the Runge–Kutta rates of spatial
- * segments and the longest segment over which spatial slip directions may be frozen.
+ * segments and the longest segment of a spatial slip (its turn bounded).
  */
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
@@ -53,7 +53,7 @@ void nsm_impact_friction_rate(size_t m, size_t d, const double *W, const double 
     double w22 = W[(3 * c + 1) * K + 3 * c + 1];
     double w2n = W[(3 * c + 1) * K + 3 * c + 2];
     double r[2] = {0.0, 0.0};
-    if (wtt > 0.0 && wtt * w22 - w12 * w12 > 0.0) {
+    if (wtt > 0.0 && wtt * w22 - w12 * w12 > NSM_WTT_SINGULAR * wtt * w22) {
         (void)nsm_coulomb_rest2(muc, wtt, w12, w22, wtn, w2n, r);
     } else {
         nsm_coulomb_rest2_line(muc, wtt, w12, w22, wtn, w2n, r);
@@ -83,8 +83,8 @@ void nsm_impact_lamhat(size_t m, size_t d, const double *W, const double *u, con
 }
 
 /*
- * Longest segment over which the spatial slip directions may be frozen (d = 2). A direction
- * u_t/|u_t| turns at a rate of order |r_t|/|u_t| per unit impulse, and near rest the
+ * Longest segment of a spatial slip (d = 2), its turn bounded. A direction u_t/|u_t| turns
+ * at a rate of order |r_t|/|u_t| per unit impulse, and near rest the
  * direction equation is stiff (rate of order mu·w·tr W_tt/|u_t|): an explicit step longer
  * than that amplifies the error perpendicular to the slip instead of damping it. Returns
  * min over slipping contacts of |u_t|/(8|r_t| + mu·w·tr W_tt) (h when none), never below hmin:
@@ -128,7 +128,10 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
     requires \valid_read(lh + (0 .. 3 * m - 1)) && \valid_read(dir + (0 .. 3 * m - 1));
     requires \valid(um + (0 .. 3 * m - 1)) && \valid(ls + (0 .. 3 * m - 1)) &&
              \valid(rs + (0 .. 3 * m - 1));
-    requires \separated(ls + (0 .. 3 * m - 1), lh + (0 .. 3 * m - 1), u + (0 .. 3 * m - 1));
+    requires \separated(um + (0 .. 3 * m - 1), ls + (0 .. 3 * m - 1), rs + (0 .. 3 * m - 1),
+                        lh + (0 .. 3 * m - 1), u + (0 .. 3 * m - 1));
+    requires dir_ok: dir == rs || \separated(dir + (0 .. 3 * m - 1), um + (0 .. 3 * m - 1),
+                                              ls + (0 .. 3 * m - 1), rs + (0 .. 3 * m - 1));
     assigns um[0 .. 3 * m - 1], ls[0 .. 3 * m - 1], rs[0 .. 3 * m - 1];
  */
 static void rk_stage(size_t m, const double *W, const double *mu, const double *u,
@@ -172,12 +175,14 @@ void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u
     axpy(K, 2.0, ls, rate);
     rk_stage(m, W, mu, u, w, lh, len, rs, ztol, um, ls, rs);
     axpy(K, 1.0, ls, rate);
-    /*@ loop invariant 0 <= i <= K;
-        loop assigns i, lh[0 .. K - 1];
-        loop variant K - i;
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c, lh[0 .. 3 * m - 1];
+        loop variant m - c;
      */
-    for (size_t i = 0; i < K; i++) {
-        lh[i] = rate[i] / 6.0;
+    for (size_t c = 0; c < m; c++) {
+        lh[3 * c] = rate[3 * c] / 6.0;
+        lh[3 * c + 1] = rate[3 * c + 1] / 6.0;
+        lh[3 * c + 2] = w[c]; /* the weight itself: (w + 2w + 2w + w)/6 may differ by an ulp */
     }
     matvec(K, K, W, lh, rate);
 }

@@ -174,6 +174,20 @@ static void snap_stuck(size_t m, const double *mu, const double *w, const double
     }
 }
 
+/* Each weighted contact's own Coulomb rate at u (nsm_impact_lamhat) and rate = W lh. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    assigns v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1];
+ */
+static void own_rates(size_t m, size_t d, const double *W, const double *mu, double ztol,
+                      const impact_vecs *v)
+{
+    size_t K = 3 * m;
+    nsm_impact_lamhat(m, d, W, v->u, mu, v->w, ztol, v->lh);
+    matvec_cols(K, K, W, v->lh, v->rate);
+}
+
 /*
  * One segment's weights and impulse rates: the policy's weights, then for planar runs the
  * held weights and joint stick rates of contacts at rest (nsm_slide_planar), else each
@@ -199,7 +213,6 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
                       const double *W, const double *mu, double ztol, double ntol, int slide,
                       const impact_vecs *v)
 {
-    size_t K = 3 * m;
     if (pol->kind == NSM_POLICY_EXTREMAL || pol->kind == NSM_POLICY_EXTREMAL_V) {
         nsm_impact_extremal(m, d, pol->hold, ps, W, v->u, v->gain, mu, ztol, ntol, v->w);
     } else {
@@ -210,21 +223,28 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
         joint = nsm_slide_planar(m, W, v->u, mu, ztol, ntol, v->w, v->lh, v->rate);
     }
     if (!joint) {
-        nsm_impact_lamhat(m, d, W, v->u, mu, v->w, ztol, v->lh);
-        matvec_cols(K, K, W, v->lh, v->rate);
+        own_rates(m, d, W, mu, ztol, v);
     }
     return joint;
 }
 
+/* Passes of a spatial segment's stages that locate a normal event (step_len), and the
+   relative agreement of the event with the stages' length that ends them. */
+#define STAGE_PASSES 3
+#define STAGE_TOL 1e-12
+
 /*
  * The segment's length and event (as seg_len) from the current rates. For d = 2 the slip
  * directions turn: the segment is at most nsm_impact_slip_cap long (below hmin only with
- * exact), and its rates are the Runge–Kutta average over the segment (nsm_impact_rk4); an
- * event is then located again on the segment actually taken, and if it falls within it, the
- * stages are taken again over the shorter length and the event located on that segment, so
- * that the event sets exactly the velocity it reaches and the error stays of the method's
- * order. A slip stopping keeps its rates at the segment's start: it heads straight into rest
- * (and stages at or past the origin would reverse its friction).
+ * exact), and its rates are the Runge–Kutta average over the segment (nsm_impact_rk4). The
+ * events are then located again on the segment of the stages, up to the longest length
+ * allowed (the averaged rates may put an event slightly beyond the stages' length); while a
+ * normal event found that way does not agree with the length the stages were taken over, the
+ * stages are taken again over the event's length (at most STAGE_PASSES passes), so that the
+ * event sets the velocity it reaches and its error is of the method's order. Without an event
+ * within reach the segment is the stages' length. A slip stopping keeps its rates at the
+ * segment's start: it heads straight into rest (stages at or past the origin would reverse
+ * its friction).
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires 0 <= hmin <= h;
@@ -253,18 +273,37 @@ static double step_len(size_t m, size_t d, const double *W, const double *mu, do
     if (*ev < K && *ev % 3 == 0) {
         return len; /* a slip stopping: straight into rest */
     }
-    nsm_impact_rk4(m, W, mu, v->u, v->w, len, ztol, v->lh, v->rate, v->um, v->ls, v->rs);
-    double hm = hmin < len ? hmin : len;
-    double l1 = seg_len(m, d, v->u, v->rate, v->w, len, hm, len, ztol, ntol, slide, exact, ev);
-    if (!(l1 < len)) {
-        return l1;
+    /* the longest the segment may be: h, within the turn bound */
+    double top = lcap < h ? lcap : h;
+    top = top > len ? top : len;
+    double stage = len; /* the length the stages are taken over */
+    double l = len;
+    size_t e = *ev;
+    /*@ loop invariant 0 <= pass <= STAGE_PASSES;
+        loop invariant 0 <= stage <= top && 0 <= l <= top && top <= h;
+        loop invariant e <= 3 * m + 1;
+        loop assigns pass, stage, l, e, v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1],
+                     v->um[0 .. 3 * m - 1], v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1];
+        loop variant STAGE_PASSES - pass;
+     */
+    for (int pass = 0; pass < STAGE_PASSES; pass++) {
+        if (pass > 0) {
+            own_rates(m, d, W, mu, ztol, v);
+        }
+        nsm_impact_rk4(m, W, mu, v->u, v->w, stage, ztol, v->lh, v->rate, v->um, v->ls, v->rs);
+        double hm = hmin < stage ? hmin : stage;
+        l = seg_len(m, d, v->u, v->rate, v->w, top, hm, top, ztol, ntol, slide, exact, &e);
+        if (!(e < K) || e % 3 == 0 || !(fabs(l - stage) > STAGE_TOL * stage)) {
+            break;
+        }
+        stage = l; /* a normal event elsewhere on the chord: the stages again over its length */
     }
-    /* an event within the segment: the stages again, from the rates at u, over l1 */
-    nsm_impact_lamhat(m, d, W, v->u, mu, v->w, ztol, v->lh);
-    matvec_cols(K, K, W, v->lh, v->rate);
-    nsm_impact_rk4(m, W, mu, v->u, v->w, l1, ztol, v->lh, v->rate, v->um, v->ls, v->rs);
-    hm = hmin < l1 ? hmin : l1;
-    return seg_len(m, d, v->u, v->rate, v->w, l1, hm, l1, ztol, ntol, slide, exact, ev);
+    if (e == K) {
+        *ev = K; /* no event within reach: the segment the stages were taken over */
+        return stage;
+    }
+    *ev = e;
+    return l;
 }
 
 /*
@@ -471,9 +510,11 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
        for sequential runs, which the oracle checks to 1e-6, and a cost bound for the sets'
        exploration runs. The extremal rules and the held ones keep stepping over (an
        extremal rule may keep switching among three contacts without end). */
+    size_t explore = d == 1 ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
+                            : (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL;
     size_t shorts = pol->kind == NSM_POLICY_SEQUENTIAL ? (size_t)NSM_IMPACT_EXACT_SHORT
                   : pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE
-                      ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
+                      ? explore
                       : 0u;
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;

@@ -10,15 +10,18 @@
  * frictionless and the others with mu in [0.05, 1.5], v- with some contact approaching at
  * -0.1 or faster; a random order. Differences are max-abs over v+ relative to 1 + max|v-|.
  *
- * Claims checked on 500 such problems (NSM_PROP_CASES changes the count): the library at
- * 4000 steps (default options otherwise) equals the oracle's history in the same order to
+ * Claims checked, each on 500 such problems (NSM_PROP_CASES changes the count), for
+ * sequential runs (in the problem's order) and for schedules (NSM_POLICY_SCHEDULE: the
+ * problem's order, each phase's dwell 0 (skipped, 1 in 8), INFINITY (to rest, 1 in 4) or
+ * uniform in (0, 1.3) S, 1 to 4 cycles; the oracle runs the same phases written out, with
+ * dwell·S of normal impulse, S = max over the penetrating contacts of -u_n,c/W_nn,c computed
+ * here): the library at 4000 steps (default options otherwise) equals the oracle's history to
  * 1e-6 in at least 99 % of the compared cases, and every case beyond 1e-6 is at 64000 steps
- * within 1e-6 or at most a quarter of its difference at 4000 (it converges: the alternation
- * of contacts pushing each other back has many phases, each with the method's error); at
- * most 1 % of the compared cases take forced segments. A case is compared when the library
- * ends NSM_OK (an a priori bound exists) and the oracle ends SP_ORACLE_OK (it fails only
- * beyond its phase cap or at a contact whose rest has no end); at least 90 % are.
- * NSM_TEST_VERBOSE=1 prints every case beyond 1e-6.
+ * within 1e-6 or at most a quarter of its difference at 4000 (it converges); at most 1 % of
+ * the compared cases take forced segments. A case is compared when the library ends NSM_OK
+ * (an a priori bound exists) and the oracle ends SP_ORACLE_OK (it fails only beyond its phase
+ * cap or at a contact whose rest has no end); at least 90 % are. NSM_TEST_VERBOSE=1 prints
+ * every case beyond 1e-6.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,10 +31,12 @@
 #include "nsmech.h"
 #include "prop.h"
 #include "spatial_oracle.h"
+#include <lapacke.h>
 
 #define SA_MAXM 5u
 #define SA_MAXN (3u * SA_MAXM + 3u)
 #define SA_TOL 1e-6
+#define SA_MAXCYCLES 4u
 
 typedef struct sa_problem {
     size_t n, m;
@@ -56,14 +61,66 @@ static void sa_random(nsm_rng *rng, sa_problem *P)
     (void)prop_approaching(rng, P->n, P->m, P->Jn, 0.1, P->vm);
 }
 
-/* The library (d = 2, sequential in P's order, default options but `steps`). */
-static nsm_status sa_solve(const sa_problem *P, size_t steps, double *vp, nsm_impact_info *info)
+/* A schedule on P (header: random order, dwells, cycles) and its phases in the oracle's
+   terms: absolute dwells dwell·S, zero dwells left out, the m phases written out once per
+   cycle; S = max over the penetrating contacts of -u_n,c / W_nn,c, computed here (LAPACK). */
+typedef struct sa_schedule {
+    double dwell[SA_MAXM];
+    size_t cycles, nphase;
+    size_t contacts[SA_MAXM * SA_MAXCYCLES];
+    double abs_dwell[SA_MAXM * SA_MAXCYCLES];
+} sa_schedule;
+
+static void sa_random_schedule(nsm_rng *rng, const sa_problem *P, sa_schedule *S)
+{
+    for (size_t c = 0; c < P->m; c++) {
+        double r = nsm_rng_uniform(rng);
+        S->dwell[c] = r < 0.125 ? 0.0 : r < 0.375 ? INFINITY : 1.3 * nsm_rng_uniform(rng);
+    }
+    S->cycles = nsm_rng_index(rng, 1, SA_MAXCYCLES);
+    /* W_nn,c = J_n,c M^-1 J_n,c^T from M^-1 J_n^T (dposv), u_n,c = J_n,c v- */
+    size_t n = P->n, m = P->m;
+    double Mf[SA_MAXN * SA_MAXN], G[SA_MAXN * SA_MAXM], scale = 0.0;
+    memcpy(Mf, P->M, n * n * sizeof *Mf);
+    tm_transpose(m, n, P->Jn, G);
+    CU_ASSERT_FATAL(LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, (lapack_int)m, Mf,
+                                  (lapack_int)n, G, (lapack_int)m) == 0);
+    for (size_t c = 0; c < m; c++) {
+        double wnn = 0.0, un = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            wnn += P->Jn[c * n + i] * G[i * m + c];
+            un += P->Jn[c * n + i] * P->vm[i];
+        }
+        if (un < 0.0 && wnn > 0.0) {
+            scale = fmax(scale, -un / wnn);
+        }
+    }
+    S->nphase = 0;
+    for (size_t r = 0; r < S->cycles; r++) {
+        for (size_t k = 0; k < m; k++) {
+            if (S->dwell[k] > 0.0) {
+                S->contacts[S->nphase] = P->order[k];
+                S->abs_dwell[S->nphase++] = isinf(S->dwell[k]) ? INFINITY : S->dwell[k] * scale;
+            }
+        }
+    }
+}
+
+/* The library (d = 2, default options but `steps`): sequential in P's order, or the schedule
+   S when it is not NULL. */
+static nsm_status sa_solve(const sa_problem *P, const sa_schedule *S, size_t steps, double *vp,
+                           nsm_impact_info *info)
 {
     static double work[1 << 14];
     double Lam[3 * SA_MAXM];
     size_t lw = nsm_impact_work(P->n, P->m);
     CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work / sizeof work[0]);
     nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, P->order, NULL, 0, 1, NULL, NULL, NULL};
+    if (S != NULL) {
+        pol.kind = NSM_POLICY_SCHEDULE;
+        pol.hold = S->cycles;
+        pol.dwell = S->dwell;
+    }
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = steps;
     return nsm_impact_solve_d(P->n, P->m, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, &pol, &opts, vp,
@@ -71,6 +128,7 @@ static nsm_status sa_solve(const sa_problem *P, size_t steps, double *vp, nsm_im
 }
 
 typedef struct sa_ctx {
+    int schedule; /* 0: sequential runs; 1: schedules */
     size_t compared, within, beyond, forced, no_bound, oracle_failed, phases_max;
     size_t decade[4]; /* compared cases within 1e-10, 1e-9, 1e-8, 1e-7 */
     double worst, worst_beyond, worst_beyond64, steps_sum;
@@ -81,9 +139,15 @@ static int prop_spatial_accuracy(nsm_rng *rng, void *vctx, char *msg, size_t msg
     sa_ctx *ctx = vctx;
     sa_problem P;
     sa_random(rng, &P);
+    sa_schedule sched;
+    const sa_schedule *S = NULL;
+    if (ctx->schedule) {
+        sa_random_schedule(rng, &P, &sched);
+        S = &sched;
+    }
     double vp[SA_MAXN], vo[SA_MAXN], vq[SA_MAXN];
     nsm_impact_info info;
-    nsm_status st = sa_solve(&P, 4000, vp, &info);
+    nsm_status st = sa_solve(&P, S, 4000, vp, &info);
     if (st == NSM_ERR_NO_BOUND || st == NSM_ERR_NOT_CERTIFIED) {
         ctx->no_bound++;
         return 0;
@@ -93,7 +157,10 @@ static int prop_spatial_accuracy(nsm_rng *rng, void *vctx, char *msg, size_t msg
         return 1;
     }
     size_t phases = 0;
-    int rc = sp_oracle_sequential(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, P.order, vo, &phases);
+    int rc = S == NULL ? sp_oracle_sequential(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, P.order,
+                                              vo, &phases)
+                       : sp_oracle_history(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, S->contacts,
+                                           S->abs_dwell, S->nphase, P.order, vo, &phases);
     if (rc == SP_ORACLE_ERR_ARG) {
         snprintf(msg, msglen, "oracle argument error");
         return 1;
@@ -117,7 +184,7 @@ static int prop_spatial_accuracy(nsm_rng *rng, void *vctx, char *msg, size_t msg
         return 0;
     }
     nsm_impact_info info64;
-    if (sa_solve(&P, 64000, vq, &info64) != NSM_OK) {
+    if (sa_solve(&P, S, 64000, vq, &info64) != NSM_OK) {
         snprintf(msg, msglen, "m %zu: library status at 64000 steps", P.m);
         return 1;
     }
@@ -137,12 +204,12 @@ static int prop_spatial_accuracy(nsm_rng *rng, void *vctx, char *msg, size_t msg
     return 0;
 }
 
-static void test_spatial_sequential_accuracy(void)
+static void spatial_accuracy(int schedule, const char *name)
 {
     sa_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
-    size_t cases = prop_run("sequential (d = 2) = tau-RK4 oracle to 1e-6", prop_spatial_accuracy,
-                            &ctx, 500);
+    ctx.schedule = schedule;
+    size_t cases = prop_run(name, prop_spatial_accuracy, &ctx, 500);
     printf(" [compared %zu of %zu: within 1e-10, 1e-9, 1e-8, 1e-7: %zu %zu %zu %zu; within 1e-6 "
            "%zu (worst %.2g); beyond %zu (worst %.2g, at 64000 steps %.2g); with forced "
            "segments %zu; %.0f steps per run on average; up to %zu oracle phases; not "
@@ -159,9 +226,20 @@ static void test_spatial_sequential_accuracy(void)
     }
 }
 
+static void test_spatial_sequential_accuracy(void)
+{
+    spatial_accuracy(0, "sequential (d = 2) = tau-RK4 oracle to 1e-6");
+}
+
+static void test_spatial_schedule_accuracy(void)
+{
+    spatial_accuracy(1, "schedules (d = 2) = tau-RK4 oracle to 1e-6");
+}
+
 static CU_TestInfo accuracy_tests[] = {
     {"sequential, spatial, 2-5 contacts, tau-RK4 oracle to 1e-6",
      test_spatial_sequential_accuracy},
+    {"schedules, spatial, 2-5 contacts, tau-RK4 oracle to 1e-6", test_spatial_schedule_accuracy},
     CU_TEST_INFO_NULL,
 };
 

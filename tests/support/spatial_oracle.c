@@ -55,8 +55,9 @@ static void sp_rk4(const double *W, double mu, const sp_state *y, double dt, sp_
 }
 
 /* At rest: the tangential impulse rate per unit normal impulse (stick, or the re-slip ray),
-   then the straight line to u_n = 0. Returns 0, or SP_ORACLE_ERR_REST. */
-static int sp_rest(const double *W, double mu, sp_state *y)
+   then the straight line to u_n = 0, or to p_n = pmax if that comes first. Returns 0, or
+   SP_ORACLE_ERR_REST. */
+static int sp_rest(const double *W, double mu, double pmax, sp_state *y)
 {
     double q[3] = {0.0, 0.0, 1.0};
     if (mu > 0.0) {
@@ -94,17 +95,22 @@ static int sp_rest(const double *W, double mu, sp_state *y)
         return SP_ORACLE_ERR_REST;
     }
     double l = -y->u[2] / rn;
+    int end = y->p[2] + l <= pmax;
+    l = end ? l : pmax - y->p[2];
     for (int i = 0; i < 3; i++) {
         y->u[i] += l * (W[3 * i] * q[0] + W[3 * i + 1] * q[1] + W[3 * i + 2] * q[2]);
         y->p[i] += l * q[i];
     }
-    y->u[2] = 0.0;
+    if (end) {
+        y->u[2] = 0.0;
+    }
     return SP_ORACLE_OK;
 }
 
-/* One contact acting alone from u (its 3×3 block W) until u_n = 0: y receives the end
+/* One contact acting alone from u (its 3×3 block W) until u_n = 0 or until its normal
+   impulse reaches pmax (INFINITY: no limit), whichever comes first: y receives the end
    velocity and the impulse. Returns SP_ORACLE_OK or an error code. */
-static int sp_phase(const double *W, double mu, const double *u, sp_state *y)
+static int sp_phase(const double *W, double mu, const double *u, double pmax, sp_state *y)
 {
     memcpy(y->u, u, sizeof y->u);
     memset(y->p, 0, sizeof y->p);
@@ -114,11 +120,15 @@ static int sp_phase(const double *W, double mu, const double *u, sp_state *y)
             return SP_ORACLE_ERR_REST;
         }
         double l = -y->u[2] / W[8];
+        int end = l <= pmax;
+        l = end ? l : pmax;
         for (int i = 0; i < 3; i++) {
             y->u[i] += l * W[3 * i + 2];
         }
         y->p[2] = l;
-        y->u[2] = 0.0;
+        if (end) {
+            y->u[2] = 0.0;
+        }
         return SP_ORACLE_OK;
     }
     double L = 0.0;
@@ -131,12 +141,14 @@ static int sp_phase(const double *W, double mu, const double *u, sp_state *y)
         if (hypot(y->u[0], y->u[1]) < rest) {
             y->u[0] = 0.0;
             y->u[1] = 0.0;
-            return sp_rest(W, mu, y);
+            return sp_rest(W, mu, pmax, y);
         }
         sp_state z;
         sp_rk4(W, mu, y, dt, &z);
-        if (z.u[2] >= 0.0) {
-            /* compression ends within this step: its length by bisection */
+        int dwell_end = z.p[2] >= pmax;
+        if (z.u[2] >= 0.0 || dwell_end) {
+            /* compression or the dwell ends within this step: its length by bisection (the
+               first of the two; u_n and p_n both increase along it) */
             double lo = 0.0, hi = dt;
             for (int k = 0; k < 200 && lo < hi; k++) {
                 double mid = 0.5 * (lo + hi);
@@ -144,7 +156,7 @@ static int sp_phase(const double *W, double mu, const double *u, sp_state *y)
                     break;
                 }
                 sp_rk4(W, mu, y, mid, &z);
-                if (z.u[2] >= 0.0) {
+                if (z.u[2] >= 0.0 || z.p[2] >= pmax) {
                     hi = mid;
                 } else {
                     lo = mid;
@@ -152,7 +164,11 @@ static int sp_phase(const double *W, double mu, const double *u, sp_state *y)
             }
             sp_rk4(W, mu, y, hi, &z);
             *y = z;
-            y->u[2] = 0.0;
+            if (y->p[2] >= pmax) {
+                y->p[2] = pmax; /* the dwell's end: the contact may still penetrate */
+            } else {
+                y->u[2] = 0.0;
+            }
             return SP_ORACLE_OK;
         }
         *y = z;
@@ -160,10 +176,12 @@ static int sp_phase(const double *W, double mu, const double *u, sp_state *y)
     return SP_ORACLE_ERR_STEPS;
 }
 
-/* W = J M^-1 J^T (3m×3m) and X = M^-1 J^T (n×3m) with LAPACK, u = J v_minus. */
-static int sp_setup(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
-                    const double *vm, double *X, double *W, double *u)
+int sp_oracle_delassus(size_t n, size_t m, const double *M, const double *Jn,
+                       const double *Jt, const double *vm, double *X, double *W, double *u)
 {
+    if (n == 0 || n > SN || m == 0 || m > SP_ORACLE_MAX_M) {
+        return SP_ORACLE_ERR_ARG;
+    }
     size_t k3 = 3 * m;
     double J[SK * SN], Mf[SN * SN];
     for (size_t c = 0; c < m; c++) {
@@ -197,25 +215,59 @@ static int sp_setup(size_t n, size_t m, const double *M, const double *Jn, const
     return SP_ORACLE_OK;
 }
 
-int sp_oracle_sequential(size_t n, size_t m, const double *M, const double *Jn,
-                         const double *Jt, const double *mu, const double *v_minus,
-                         const size_t *order, double *v_plus, size_t *phases)
+/* The phase's contact acts (dwell pmax) and its impulse moves every contact velocity by
+   W_kc p; Lam accumulates it. */
+static int sp_act(size_t m, const double *W, const double *mu, size_t c, double pmax,
+                  double *u, double *Lam)
+{
+    size_t k3 = 3 * m;
+    double Wcc[9];
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            Wcc[3 * i + j] = W[(3 * c + i) * k3 + 3 * c + j];
+        }
+    }
+    sp_state y;
+    int rc = sp_phase(Wcc, mu[c], u + 3 * c, pmax, &y);
+    if (rc != SP_ORACLE_OK) {
+        return rc;
+    }
+    for (size_t r = 0; r < k3; r++) {
+        u[r] += W[r * k3 + 3 * c] * y.p[0] + W[r * k3 + 3 * c + 1] * y.p[1] +
+                W[r * k3 + 3 * c + 2] * y.p[2];
+    }
+    memcpy(u + 3 * c, y.u, sizeof y.u);
+    for (int i = 0; i < 3; i++) {
+        Lam[3 * c + i] += y.p[i];
+    }
+    return SP_ORACLE_OK;
+}
+
+int sp_oracle_history(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+                      const double *mu, const double *v_minus, const size_t *contacts,
+                      const double *dwell, size_t nphase, const size_t *finish,
+                      double *v_plus, size_t *phases)
 {
     if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL ||
-        order == NULL || v_plus == NULL || n == 0 || n > SN || m == 0 ||
-        m > SP_ORACLE_MAX_M) {
+        finish == NULL || v_plus == NULL || n == 0 || n > SN || m == 0 ||
+        m > SP_ORACLE_MAX_M || (nphase > 0 && (contacts == NULL || dwell == NULL))) {
         return SP_ORACLE_ERR_ARG;
     }
     int seen[SP_ORACLE_MAX_M] = {0};
     for (size_t c = 0; c < m; c++) {
-        if (!(mu[c] >= 0.0) || order[c] >= m || seen[order[c]]) {
+        if (!(mu[c] >= 0.0) || finish[c] >= m || seen[finish[c]]) {
             return SP_ORACLE_ERR_ARG;
         }
-        seen[order[c]] = 1;
+        seen[finish[c]] = 1;
+    }
+    for (size_t i = 0; i < nphase; i++) {
+        if (contacts[i] >= m || !(dwell[i] >= 0.0)) {
+            return SP_ORACLE_ERR_ARG;
+        }
     }
     size_t k3 = 3 * m;
     double X[SN * SK], W[SK * SK], u[SK], Lam[SK];
-    int rc = sp_setup(n, m, M, Jn, Jt, v_minus, X, W, u);
+    int rc = sp_oracle_delassus(n, m, M, Jn, Jt, v_minus, X, W, u);
     if (rc != SP_ORACLE_OK) {
         return rc;
     }
@@ -226,11 +278,20 @@ int sp_oracle_sequential(size_t n, size_t m, const double *M, const double *Jn,
     }
     double ntol = 1e-12 * (1.0 + scale);
     size_t ph = 0;
+    for (size_t i = 0; i < nphase; i++) {
+        if (u[3 * contacts[i] + 2] < -ntol && dwell[i] > 0.0) {
+            rc = sp_act(m, W, mu, contacts[i], dwell[i], u, Lam);
+            if (rc != SP_ORACLE_OK) {
+                return rc;
+            }
+            ph++;
+        }
+    }
     for (;; ph++) {
         size_t c = m;
         for (size_t i = 0; i < m && c == m; i++) {
-            if (u[3 * order[i] + 2] < -ntol) {
-                c = order[i];
+            if (u[3 * finish[i] + 2] < -ntol) {
+                c = finish[i];
             }
         }
         if (c == m) {
@@ -239,24 +300,9 @@ int sp_oracle_sequential(size_t n, size_t m, const double *M, const double *Jn,
         if (ph >= SP_ORACLE_PHASES) {
             return SP_ORACLE_ERR_PHASES;
         }
-        double Wcc[9];
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                Wcc[3 * i + j] = W[(3 * c + i) * k3 + 3 * c + j];
-            }
-        }
-        sp_state y;
-        rc = sp_phase(Wcc, mu[c], u + 3 * c, &y);
+        rc = sp_act(m, W, mu, c, INFINITY, u, Lam);
         if (rc != SP_ORACLE_OK) {
             return rc;
-        }
-        for (size_t r = 0; r < k3; r++) {
-            u[r] += W[r * k3 + 3 * c] * y.p[0] + W[r * k3 + 3 * c + 1] * y.p[1] +
-                    W[r * k3 + 3 * c + 2] * y.p[2];
-        }
-        memcpy(u + 3 * c, y.u, sizeof y.u);
-        for (int i = 0; i < 3; i++) {
-            Lam[3 * c + i] += y.p[i];
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -270,4 +316,12 @@ int sp_oracle_sequential(size_t n, size_t m, const double *M, const double *Jn,
         *phases = ph;
     }
     return SP_ORACLE_OK;
+}
+
+int sp_oracle_sequential(size_t n, size_t m, const double *M, const double *Jn,
+                         const double *Jt, const double *mu, const double *v_minus,
+                         const size_t *order, double *v_plus, size_t *phases)
+{
+    return sp_oracle_history(n, m, M, Jn, Jt, mu, v_minus, NULL, NULL, 0, order, v_plus,
+                             phases);
 }

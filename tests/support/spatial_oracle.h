@@ -24,7 +24,9 @@
  * Sequential: the first contact of `order` with u_n < -ntol, ntol = 1e-12 (1 + max_c
  * |u_n,c(v_minus)|), acts alone until its u_n = 0; its impulse p moves every contact velocity
  * by W_kc p; then again, a contact pushed back into penetration acting again, until none
- * penetrates (at most SP_ORACLE_PHASES phases).
+ * penetrates (at most SP_ORACLE_PHASES phases). A history may start with phases of given
+ * contacts and dwells (sp_oracle_history): the contact acts for that much normal impulse or
+ * until its u_n = 0, whichever comes first (the dwell's end is located like u_n = 0).
  */
 #ifndef NSM_TEST_SPATIAL_ORACLE_H
 #define NSM_TEST_SPATIAL_ORACLE_H
@@ -49,7 +51,32 @@ enum {
 };
 
 /**
- * The sequential history in the order `order` (a permutation of 0 .. m-1). Returns
+ * The impulse-space data with LAPACK (dposv): J (3m×n, rows t1, t2, n per contact),
+ * X = M^-1 J^T (n×3m), W = J X (3m×3m), u = J v_minus (3m), all row-major. Returns
+ * SP_ORACLE_OK, or SP_ORACLE_ERR_ARG for sizes out of range or when dposv fails (M not SPD).
+ */
+int sp_oracle_delassus(size_t n, size_t m, const double *M, const double *Jn,
+                       const double *Jt, const double *vm, double *X, double *W, double *u);
+
+/**
+ * Phases, then the sequential finish. Phase i (i < nphase): contact contacts[i] acts for
+ * dwell[i] of normal impulse (INFINITY: until it stops penetrating) or until it stops
+ * penetrating, whichever comes first; a phase whose contact does not penetrate, or whose
+ * dwell is 0, is skipped. Then the first penetrating contact of finish (a permutation of
+ * 0 .. m-1) acts until it stops penetrating, repeated. Returns SP_ORACLE_OK and v_plus (n)
+ * when no contact penetrates, else an SP_ORACLE_ERR_* code (v_plus not written; also
+ * SP_ORACLE_ERR_ARG for a contact index >= m or a negative or NaN dwell). *phases (may be
+ * NULL) receives the number of phases run, the skipped ones not counted. contacts and dwell
+ * may be NULL when nphase = 0.
+ */
+int sp_oracle_history(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+                      const double *mu, const double *v_minus, const size_t *contacts,
+                      const double *dwell, size_t nphase, const size_t *finish,
+                      double *v_plus, size_t *phases);
+
+/**
+ * The sequential history in the order `order` (a permutation of 0 .. m-1): sp_oracle_history
+ * without phases. Returns
  * SP_ORACLE_OK and v_plus (n) when no contact penetrates, else an SP_ORACLE_ERR_* code
  * (v_plus not written). *phases (may be NULL) receives the number of phases.
  */
