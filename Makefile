@@ -321,7 +321,7 @@ $(FUZZ_RUN): fuzz-run-%: $(BUILD)/fuzz/%
 	@sh scripts/fuzz.sh $* $(FUZZ_SECONDS) $(FUZZ_OPTS_$*) $(FUZZ_EXTRA)
 
 # --- examples, demo, bench ----------------------------------------------------------------
-$(BUILD)/examples/%: examples/%.c $(LIB_A)
+$(BUILD)/examples/%: examples/%.c examples/impact_demo.h examples/compass_gait.h $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(NSM_CFLAGS) $< $(LIB_A) $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
@@ -331,12 +331,14 @@ demo: $(STAMP_DEMO)
 	@$(MAKE) --no-print-directory all examples
 	@sh scripts/demo.sh $(EXAMPLE_BIN)
 
-# Benchmarks may use the test oracles of tests/support/impact_oracle.c (coverage references).
+# Benchmarks may use the test oracles of tests/support/impact_oracle.c (coverage references)
+# and the examples' problem data (examples/compass_gait.h).
 BENCH_SUP := tests/support/impact_oracle.c
 $(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/support/ball_stack.h tests/support/box_corner.h \
-                  tests/support/impact_oracle.h $(BENCH_SUP) $(LIB_A) | $(STAMP_BENCH)
+                  tests/support/impact_oracle.h examples/compass_gait.h $(BENCH_SUP) $(LIB_A) \
+                  | $(STAMP_BENCH)
 	@mkdir -p $(dir $@)
-	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support $< $(BENCH_SUP) $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
+	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support -Iexamples $< $(BENCH_SUP) $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 bench: $(STAMP_BENCH)
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)

@@ -35,6 +35,7 @@
 #include "ball_stack.h"
 #include "impact_oracle.h"
 #include "box_corner.h"
+#include "compass_gait.h"
 
 #define MAXN 9
 #define MAXM 5
@@ -225,28 +226,12 @@ static void block_slippery(problem *P)
 
 static void gait_drop(problem *P)
 {
-    const double pi = 3.14159265358979323846, l = 1.0, phi = 78.0 * pi / 180.0;
-    const double th[2] = {-phi, phi};
     memset(P, 0, sizeof *P);
     P->name = "gait-drop";
     P->n = 4;
     P->m = 2;
-    for (int i = 0; i < 2; i++) {
-        /* leg mass at hip + (l/2)(sin th, -cos th); foot at hip + l (sin th, -cos th) */
-        double Jm[2][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}};
-        Jm[0][2 + i] = 0.5 * l * cos(th[i]);
-        Jm[1][2 + i] = 0.5 * l * sin(th[i]);
-        for (int r = 0; r < 4; r++) {
-            for (int c = 0; c < 4; c++) {
-                P->M[r * 4 + c] += Jm[0][r] * Jm[0][c] + Jm[1][r] * Jm[1][c];
-            }
-        }
-        P->Jn[i * 4 + 1] = 1.0;
-        P->Jn[i * 4 + 2 + i] = l * sin(th[i]);
-        P->Jt[i * 4 + 0] = 1.0;
-        P->Jt[i * 4 + 2 + i] = l * cos(th[i]);
-        P->mu[i] = 5.0;
-    }
+    compass_gait_problem(P->M, P->Jn, P->Jt);
+    P->mu[0] = P->mu[1] = 5.0;
     P->vm[1] = -1.0;
 }
 

@@ -14,33 +14,17 @@
  *                      Every sequential and priority order and the simultaneous run bring the
  *                      walker to rest (|v+| < 3e-4 m/s); histories that switch between the
  *                      feet instead lift either foot, at up to 0.26 m/s.
- * Output and driver: impact_demo.h.
+ * Output and driver: impact_demo.h; the walker's data: compass_gait.h.
  */
 #include "impact_demo.h"
+#include "compass_gait.h"
 
 static demo_problem gait(const char *name, const char *title, const double *vm)
 {
-    const double pi = 3.14159265358979323846, l = 1.0, phi = 78.0 * pi / 180.0;
-    double th[2] = {-phi, phi};
     demo_problem P = {name, title, "foot 1 normal velocity J_{n,1} v_+",
                       "foot 2 normal velocity J_{n,2} v_+",
                       4, 2, {0}, {0}, {0}, {5.0, 5.0}, {vm[0], vm[1], vm[2], vm[3]}, 1, 3};
-    for (int i = 0; i < 2; i++) {
-        /* leg mass at hip + (l/2)(sin th, -cos th): velocity rows */
-        double Jm[2][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}};
-        Jm[0][2 + i] = 0.5 * l * cos(th[i]);
-        Jm[1][2 + i] = 0.5 * l * sin(th[i]);
-        for (int a = 0; a < 4; a++) {
-            for (int b = 0; b < 4; b++) {
-                P.M[a * 4 + b] += Jm[0][a] * Jm[0][b] + Jm[1][a] * Jm[1][b];
-            }
-        }
-        /* foot at hip + l (sin th, -cos th) */
-        P.Jn[i * 4 + 1] = 1.0;
-        P.Jn[i * 4 + 2 + i] = l * sin(th[i]);
-        P.Jt[i * 4 + 0] = 1.0;
-        P.Jt[i * 4 + 2 + i] = l * cos(th[i]);
-    }
+    compass_gait_problem(P.M, P.Jn, P.Jt);
     return P;
 }
 
