@@ -5,6 +5,7 @@
 #include <string.h>
 #include "harness.h"
 #include "prop.h"
+#include "refine.h"
 #include "spatial_oracle.h"
 #include "nsmech.h"
 #include <lapacke.h>
@@ -183,7 +184,10 @@ static void test_spatial_sampled(void)
  * coordinate z (M_zz = 1, v_z = 0) that each contact's second tangent row measures. No impulse
  * acts along t2, so the spatial result must equal the planar one (a different code path: the
  * planar solver resolves d = 1 events exactly; the spatial one uses norms, closest approaches
- * and Runge–Kutta rates).
+ * and Runge–Kutta rates; the held contacts of simultaneous and priority runs are found with
+ * intervals in one, discs in the other). Equal means within 1e-9 (1 + |v-|) at 400 steps;
+ * otherwise the difference must halve by 102 400 steps (converging); a case where either run
+ * stepped over events (forced segments) is skipped.
  */
 typedef struct planar_ctx {
     nsm_policy_kind kind;
@@ -331,20 +335,23 @@ static int prop_planar_embedding(nsm_rng *rng, void *vctx, char *msg, size_t msg
 
 static void test_planar_embedding(void)
 {
-    nsm_policy_kind kinds[3] = {NSM_POLICY_SEQUENTIAL, NSM_POLICY_SIMULTANEOUS,
-                                NSM_POLICY_SCHEDULE};
-    const char *names[3] = {"planar embedding, sequential", "planar embedding, simultaneous",
-                            "planar embedding, schedule"};
-    for (int k = 0; k < 3; k++) {
+    nsm_policy_kind kinds[4] = {NSM_POLICY_SEQUENTIAL, NSM_POLICY_SIMULTANEOUS,
+                                NSM_POLICY_PRIORITY, NSM_POLICY_SCHEDULE};
+    const char *names[4] = {"planar embedding, sequential", "planar embedding, simultaneous",
+                            "planar embedding, priority", "planar embedding, schedule"};
+    for (int k = 0; k < 4; k++) {
         planar_ctx ctx = {kinds[k], 0, 0, 0};
         size_t cases = prop_run(names[k], prop_planar_embedding, &ctx, 1000);
         printf(" [%s: equal %zu, converging %zu, skipped %zu] ", names[k], ctx.exact,
                ctx.converging, ctx.skipped);
         CU_ASSERT(ctx.exact + ctx.converging >= cases * 3 / 4);
-        if (kinds[k] != NSM_POLICY_SIMULTANEOUS && cases >= 100) {
-            /* one contact acting: its events and slip stops are located exactly (measured:
-               sequential 1000 of 1000 equal, schedule 999) */
+        if (cases >= 100) {
+            /* events and slip stops located exactly, contacts at rest held as in the planar
+               solver (measured: sequential 1000 of 1000 equal, schedule 999, simultaneous
+               and priority 993 each, with 5 and 6 converging; before spatial contacts were
+               held, simultaneous 822 equal and 146 skipped) */
             CU_ASSERT(ctx.skipped * 100 <= cases);
+            CU_ASSERT(ctx.exact * 100 >= cases * 98);
         }
     }
 }
@@ -524,17 +531,16 @@ static void test_frame_rotation(void)
 /* One spatial contact on a random 3-dof body; in half of the cases mu is below the stick ratio
    and the contact slips against the re-slip direction (every fourth case: starts at rest and
    re-slips along the ray at once), against the oracle of tests/support/spatial_oracle.c
-   (accurate to about 1e-13 here). Sequential runs (the contact is followed into rest
-   exactly; Runge–Kutta segments, fourth order) are within 1e-7 at 250, 1000 and 4000 steps
-   and within 1e-9 at 4000 (measured: worst 1.6e-8 at 250 steps, 2.6e-10 at 4000);
-   simultaneous runs, where a slip stops at the closest approach of a segment within 5 % of
-   |u_t| (first order in the step), converge: the error at 4000 steps is below 1e-5 and half
-   that at 250 steps, or below 1e-9 (measured: worst 2.7e-6; from 250 to 4000 steps the
-   error falls by 3.7 to 350 times). NSM_TEST_VERBOSE=1 prints the errors. */
+   (accurate to about 1e-13 here). Sequential and simultaneous runs (the slip is followed
+   into rest exactly in both; Runge–Kutta segments, fourth order) are within 1e-7 at 250,
+   1000 and 4000 steps and within 1e-9 at 4000 (measured, both: worst 1.6e-8 at 250 steps,
+   2.6e-10 at 4000; simultaneous runs, whose slips stopped within 5 % of |u_t| until
+   2026-12-06, were first order then: worst 2.7e-6 at 4000 steps). NSM_TEST_VERBOSE=1 prints
+   the errors. */
 static void test_step_convergence(void)
 {
     nsm_rng rng;
-    size_t compared = 0, exact = 0, improved = 0;
+    size_t compared = 0, exact = 0, exact_sim = 0;
     double worst_seq = 0.0, worst_sim = 0.0;
     /* 40 problems, or NSM_PROP_CASES (make valgrind runs a few) */
     size_t ncases = prop_cases(40);
@@ -611,15 +617,15 @@ static void test_step_convergence(void)
         double ws = fmax(eseq[0], fmax(eseq[1], eseq[2]));
         exact += ws <= 1e-7 && eseq[2] <= 1e-9;
         worst_seq = fmax(worst_seq, ws);
-        improved += esim[2] <= 1e-9 || (esim[2] < 1e-5 && esim[2] <= esim[0] / 2.0);
-        worst_sim = fmax(worst_sim, esim[2]);
+        double wm = fmax(esim[0], fmax(esim[1], esim[2]));
+        exact_sim += wm <= 1e-7 && esim[2] <= 1e-9;
+        worst_sim = fmax(worst_sim, wm);
     }
-    printf(" [compared %zu; sequential within 1e-7, and 1e-9 at 4000 steps, %zu (worst %.2g); "
-           "simultaneous converging %zu (worst at 4000 steps %.2g)] ", compared, exact,
-           worst_seq, improved, worst_sim);
+    printf(" [compared %zu; within 1e-7, and 1e-9 at 4000 steps: sequential %zu (worst %.2g), "
+           "simultaneous %zu (worst %.2g)] ", compared, exact, worst_seq, exact_sim, worst_sim);
     CU_ASSERT(compared >= ncases * 3 / 4);
     CU_ASSERT(exact == compared);
-    CU_ASSERT(improved == compared);
+    CU_ASSERT(exact_sim == compared);
 }
 
 /*
@@ -703,7 +709,7 @@ static int prop_spatial_sequential_oracle(nsm_rng *rng, void *vctx, char *msg, s
     if (getenv("NSM_TEST_VERBOSE") != NULL) {
         printf("\n  m %zu n %zu: errors %.3g at 4000 steps, %.3g at 64000", P.m, P.n, e4, e64);
     }
-    if (!(e64 <= fmax(e4 / 4.0, 1e-6))) {
+    if (!refine_converges(e4, e64, INFINITY, 1e-6)) {
         snprintf(msg, msglen, "m %zu: error %.3g at 4000 steps, %.3g at 64000", P.m, e4, e64);
         return 1;
     }
@@ -724,100 +730,24 @@ static void test_spatial_sequential_oracle(void)
 
 /*
  * Several spatial contacts, simultaneous and priority policies, against plain explicit steps
- * of the inclusion in impulse space (written here, apart from the library): every step of
- * normal impulse h applies the weights ratios_c / (sum over the penetrating contacts), or
- * weight 1 on the first penetrating contact of the order, to the contacts penetrating at its
- * start, each with the sliding rate -mu u_t/|u_t| at that point (at
- * |u_t| <= 1e-12 no tangential impulse; nothing is located), so stick is approached by
- * chattering. As for d = 1 (tests/test_contact.c), a case where a contact that had stopped
- * penetrating re-enters beyond 20 h max|W| (1 + mu) is not compared (the share did not hold
- * it). The oracle at h = S/12500 and S/25000 (S = max over penetrating contacts of
- * -u_n/W_nn); the library (which alternates for d = 2, docs/math.md) at 4000 steps: within
- * the tolerance max(4 |oracle(h) - oracle(h/2)|, 1e-4) (1 + |v-|) in at least 90 % of the
- * compared cases (asserted from 100 cases on), and within 3e-2 (1 + |v-|) in every one
- * (beyond the tolerance: the forced segments of the alternation, first order and irregular;
- * measured on 500 cases with the Runge–Kutta segments, simultaneous: 438 of 485 within it,
- * the rest at most 3.7e-3; priority: 433 of 475, the rest at most 2.0e-3; with the earlier
- * midpoint segments 448 and 436, at most 2.9e-3 and 2.4e-3, and on 2000 simultaneous cases
- * 1382 of 1494, at most 1.1e-2, that case 1.0e-3, 9e-6 and 1.3e-4 at 16000, 64000, 256000
- * steps). The 90 % is a measured share, not a bound: these runs chatter at rest.
+ * of the inclusion in impulse space (sp_oracle_fine, tests/support/spatial_oracle.c, written
+ * apart from the library): every step of normal impulse h applies the weights ratios_c / (sum
+ * over the penetrating contacts), or weight 1 on the first penetrating contact of the order,
+ * to the contacts penetrating at its start, each with the sliding rate -mu u_t/|u_t| at that
+ * point (nothing is located), so rest and stick are reached by chattering. As for d = 1
+ * (tests/test_contact.c), a case where a contact that had stopped penetrating re-enters beyond
+ * 20 h max|W| (1 + mu) is not compared (the share did not hold it). The oracle at h = S/12500
+ * and S/25000 (S = max over penetrating contacts of -u_n/W_nn); the library (which holds
+ * contacts at rest, docs/math.md) at 4000 steps: within the tolerance
+ * max(4 |oracle(h) - oracle(h/2)|, 1e-4) (1 + |v-|) in at least 95 % of the compared cases
+ * (asserted from 100 cases on), and within 3e-2 (1 + |v-|) in every one. Measured on 500
+ * cases: simultaneous 484 of 485 within it (worst 1.8e-4); the other, 1.1e-2 off at every
+ * step count, is a held weight beyond the share that this coarse oracle does not flag (at
+ * the accuracy stage's finer steps it re-enters and is not compared); priority 475 of 475.
+ * Before contacts were held for d = 2 (they alternated at rest, first order): 438 of 485
+ * and 433 of 475, the rest at most 3.7e-3 and 2.0e-3 (the accuracy stage now checks these
+ * runs to 1e-6 with the oracle refined, tests/accuracy/accuracy_spatial.c).
  */
-static int fine_spatial(const sproblem *P, const double *W, const double *u0, const double *X,
-                        const double *ratios, const size_t *order, double hrel, double *v,
-                        int *reentry)
-{
-    size_t n = P->n, m = P->m, k3 = 3 * m;
-    double u[3 * MAXM], Lam[3 * MAXM], S = 0.0, wmax = 0.0, scale = 0.0;
-    int rested[MAXM];
-    memcpy(u, u0, k3 * sizeof *u);
-    memset(Lam, 0, sizeof Lam);
-    for (size_t k = 0; k < k3 * k3; k++) {
-        wmax = fmax(wmax, fabs(W[k]));
-    }
-    for (size_t c = 0; c < m; c++) {
-        scale = fmax(scale, fabs(u[3 * c + 2]));
-    }
-    double ntol = 1e-12 * (1.0 + scale);
-    for (size_t c = 0; c < m; c++) {
-        rested[c] = !(u[3 * c + 2] < -ntol);
-        if (!rested[c]) {
-            S = fmax(S, -u[3 * c + 2] / W[(3 * c + 2) * k3 + 3 * c + 2]);
-        }
-    }
-    double h = hrel * S;
-    *reentry = 0;
-    long k;
-    for (k = 0; k < 4000000L; k++) {
-        double q[3 * MAXM], wsum = 0.0;
-        for (size_t c = 0; c < m; c++) {
-            double un = u[3 * c + 2];
-            if (!(un < -ntol)) {
-                rested[c] = 1;
-            } else {
-                wsum += ratios[c];
-                if (rested[c] && un < -20.0 * h * wmax * (1.0 + P->mu[c])) {
-                    *reentry = 1;
-                }
-            }
-        }
-        if (wsum == 0.0) {
-            break;
-        }
-        size_t first = m; /* priority: the first penetrating contact of the order */
-        for (size_t i = 0; order != NULL && i < m && first == m; i++) {
-            if (u[3 * order[i] + 2] < -ntol) {
-                first = order[i];
-            }
-        }
-        for (size_t c = 0; c < m; c++) {
-            double w = u[3 * c + 2] < -ntol ? ratios[c] / wsum : 0.0;
-            if (order != NULL) {
-                w = c == first ? 1.0 : 0.0;
-            }
-            double sp = hypot(u[3 * c], u[3 * c + 1]);
-            q[3 * c] = sp > 1e-12 ? -w * P->mu[c] * u[3 * c] / sp : 0.0;
-            q[3 * c + 1] = sp > 1e-12 ? -w * P->mu[c] * u[3 * c + 1] / sp : 0.0;
-            q[3 * c + 2] = w;
-        }
-        for (size_t r = 0; r < k3; r++) {
-            double du = 0.0;
-            for (size_t j = 0; j < k3; j++) {
-                du += W[r * k3 + j] * q[j];
-            }
-            u[r] += h * du;
-            Lam[r] += h * q[r];
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        double t = P->vm[i];
-        for (size_t j = 0; j < k3; j++) {
-            t += X[i * k3 + j] * Lam[j];
-        }
-        v[i] = t;
-    }
-    return k < 4000000L ? 0 : 1;
-}
-
 typedef struct fine_sctx {
     nsm_policy_kind kind;
     size_t compared, agree, slower, reentry, skipped;
@@ -836,14 +766,21 @@ static int prop_spatial_fine(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
     nsm_impact_policy pol;
     random_policy(rng, P.m, ctx->kind, order, ratios, &pol);
     const size_t *ord = ctx->kind == NSM_POLICY_PRIORITY ? order : NULL;
-    double X[MAXN * 3 * MAXM], W[9 * MAXM * MAXM], u[3 * MAXM], v1[MAXN], v2[MAXN];
-    if (sp_oracle_delassus(P.n, P.m, P.M, P.Jn, P.Jt, P.vm, X, W, u) != SP_ORACLE_OK) {
-        snprintf(msg, msglen, "LAPACK dposv failed on an SPD M");
+    const double *rat = ord == NULL ? ratios : NULL;
+    double v1[MAXN], v2[MAXN];
+    int re1 = 0, re2 = 0;
+    size_t n1 = 0, n2 = 0;
+    int rc1 = sp_oracle_fine(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, rat, ord, 8e-5, 4000000,
+                             v1, &re1, &n1);
+    int rc2 = rc1 == SP_ORACLE_OK
+                  ? sp_oracle_fine(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, rat, ord, 4e-5,
+                                   4000000, v2, &re2, &n2)
+                  : rc1;
+    if (rc2 == SP_ORACLE_ERR_ARG) {
+        snprintf(msg, msglen, "oracle argument error (LAPACK dposv on an SPD M?)");
         return 1;
     }
-    int re1 = 0, re2 = 0;
-    if (fine_spatial(&P, W, u, X, ratios, ord, 8e-5, v1, &re1) != 0 ||
-        fine_spatial(&P, W, u, X, ratios, ord, 4e-5, v2, &re2) != 0) {
+    if (rc2 != SP_ORACLE_OK) {
         ctx->skipped++;
         return 0;
     }
@@ -890,7 +827,7 @@ static void spatial_fine_run(nsm_policy_kind kind, const char *name)
            ctx.skipped);
     if (cases >= 100) { /* shares of a sample; NSM_PROP_CASES may run a few cases only */
         CU_ASSERT(ctx.compared * 10 >= cases * 7);
-        CU_ASSERT(ctx.agree * 10 >= ctx.compared * 9);
+        CU_ASSERT(ctx.agree * 100 >= ctx.compared * 95);
     }
 }
 

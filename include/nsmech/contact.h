@@ -214,14 +214,15 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * W_tn = (alpha I + mu W_tt) s, alpha > 0 (d = 1: sign(W_tn)); when W_tt is singular (its
  * tangent rows dependent, e.g. one of them zero) u_t moves on a line only, and the planar rule
  * applies along it.
- * Planar (d = 1) simultaneous, sampled and priority runs also hold contacts at rest
- * (docs/math.md, "Contacts at rest: sliding and joint stick"): a contact without policy weight at
+ * Simultaneous, sampled and priority runs also hold contacts at rest (docs/math.md,
+ * "Contacts at rest: sliding and joint stick"): a contact without policy weight at
  * |u_n| <= ntol that the others would push back into penetration carries the weight that
  * keeps its u_n constant (a sliding mode), and the contacts with weight at tangential rest
- * get joint stick rates (within their cones) that keep u_t = 0 together, instead of their
- * own blocks' rates; found by projected Gauss-Seidel, with the per-contact rules above as
- * the fallback for a segment where the sweeps do not converge. Sequential, bang-bang,
- * extremal and schedule runs and d = 2 keep the per-contact rules. Each step is a straight segment
+ * get joint stick rates (within their cones: intervals for d = 1, discs for d = 2) that keep
+ * u_t = 0 together, instead of their own blocks' rates; found by projected Gauss-Seidel, with
+ * the per-contact rules above as the fallback for a segment where the sweeps do not converge
+ * (for d = 2 they are found again at every Runge–Kutta stage, below). Sequential, bang-bang,
+ * extremal and schedule runs keep the per-contact rules. Each step is a straight segment
  * of length min(h, next event), events being a penetrating contact reaching u_n = 0 or a
  * slipping one reaching u_t = 0 (d = 2: the closest approach of the segment, where u_t is then
  * set to 0). For d = 1 every step is an exact piece of a solution for the chosen weights; for
@@ -230,15 +231,17 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * events; an event is located again on the segment of the stages over the shorter length),
  * and a slip stops only where the segment heads into rest. Events closer than
  * hmin = h/NSM_IMPACT_MIN_STEP_RATIO are stepped over (segment hmin), which bounds the number
- * of steps even where events accumulate (Zeno-like alternation), except, in sequential,
- * bang-bang and schedule runs, for the first NSM_IMPACT_EXACT_SHORT (sequential) or
- * NSM_IMPACT_EXACT_SHORT_EXPLORE (d = 1; NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL, d = 2) short
- * segments of the contact acting (and of a schedule phase's end): its events are
- * located exactly, so that the tail of two contacts pushing each other back, which converges
- * geometrically when a bound exists, is integrated exactly instead of to first order in hmin,
- * and for d = 2 its slip is followed into rest in segments however short, stopping only where
- * it heads into rest to within 1e-6 of |u_t| (the extremal rules may keep switching among
- * three contacts without end, and the held rules chatter by design: they keep stepping over).
+ * of steps even where events accumulate (Zeno-like alternation), except for a run's first
+ * NSM_IMPACT_EXACT_SHORT (sequential), NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL (the other
+ * policies, d = 2) or NSM_IMPACT_EXACT_SHORT_EXPLORE (bang-bang and schedule runs, d = 1)
+ * short segments: in sequential, bang-bang and schedule runs the events of the contact
+ * acting (and a schedule phase's end) are located exactly, so that the tail of two contacts
+ * pushing each other back, which converges geometrically when a bound exists, is integrated
+ * exactly instead of to first order in hmin (the extremal rules may keep switching among
+ * three contacts without end: they keep stepping over); for d = 2 every run follows each
+ * weighted contact's slip into rest in segments however short, stopping only where it heads
+ * into rest to within 1e-6 of |u_t|, and the runs that hold contacts locate a contact
+ * reaching u_n = 0 exactly (from there it is held).
  * It stops when no contact penetrates.
  * For d = 1, where the policy's weights stay the same for k steps (sequential, priority and
  * simultaneous runs until an event; the rest of a bang-bang dwell, of a sampled hold or of an
@@ -286,8 +289,9 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
     on their cost where a tail accumulates), d = 1. */
 #define NSM_IMPACT_EXACT_SHORT_EXPLORE 2000u
 
-/** The same for d = 2, where a slip coming to rest takes tens of short segments where a
-    planar event takes one (docs/math.md, "Spatial slips to 1e-6"). */
+/** The same for every run but sequential ones with d = 2, where a slip coming to rest takes
+    tens of short segments where a planar event takes one (docs/math.md, "Spatial slips to
+    1e-6"). */
 #define NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL 20000u
 
 /** Selection policy of the multi-contact integrator. */
@@ -295,9 +299,9 @@ typedef enum nsm_policy_kind {
     NSM_POLICY_SEQUENTIAL = 0,   /**< one contact at a time: the first penetrating contact of
                                       `order` is resolved until u_n = 0, then the next */
     NSM_POLICY_SIMULTANEOUS = 1, /**< weights proportional to `ratios` on penetrating contacts
-                                      (d = 1: contacts at rest are held, see above) */
+                                      (contacts at rest are held, see above) */
     NSM_POLICY_SAMPLED = 2,      /**< pseudo-random weights from `seed`, held for `hold` steps
-                                      (d = 1: contacts at rest are held, see above) */
+                                      (contacts at rest are held, see above) */
     NSM_POLICY_PRIORITY = 3,     /**< the first penetrating contact of `order` acts alone; d = 1:
                                       a contact ahead in the order that is at rest is held there
                                       (sliding) while the next ones act; d = 2: it is not held,

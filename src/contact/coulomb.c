@@ -174,6 +174,17 @@ void nsm_coulomb_rest2_line(double mu, double a11, double a12, double a22, doubl
     d[1] = r * e2;
 }
 
+/* Spatial rate at rest on any positive semidefinite W_tt (rest2 or rest2_line). */
+void nsm_coulomb_rest2_block(double mu, double a11, double a12, double a22, double b1,
+                             double b2, double *d)
+{
+    if (a11 > 0.0 && a11 * a22 - a12 * a12 > NSM_WTT_SINGULAR * a11 * a22) {
+        (void)nsm_coulomb_rest2(mu, a11, a12, a22, b1, b2, d);
+    } else {
+        nsm_coulomb_rest2_line(mu, a11, a12, a22, b1, b2, d);
+    }
+}
+
 /* Planar cone: p_n := max(p_n, 0), p_t clamped to [-mu·p_n, mu·p_n]. */
 void nsm_coulomb_cone1(double mu, double *pt, double *pn)
 {

@@ -25,14 +25,15 @@
 #define NSM_RESLIP_ITERS 128u
 
 /** A spatial slip stops within a step when the step's linearised path u_t + s·r_t passes
-    within 5 % of |u_t| of rest: squared distance <= NSM_SLIP_STOP2·|u_t|². */
+    within 5 % of |u_t| of rest: squared distance <= NSM_SLIP_STOP2·|u_t|² (once a run has
+    spent its short segments, impact_step.c). */
 #define NSM_SLIP_STOP2 0.0025
 
-/** The slip of the one contact acting in an exactly located run (impact_step.c, d = 2) stops
-    only where its path heads into rest to within 1e-6 of |u_t| (squared distance <=
-    NSM_SLIP_STOP2_EXACT·|u_t|²): its direction has then converged and the stop on that line
-    is exact to that order. Until then the slip is followed in segments that turn it by a
-    bounded angle, however short. */
+/** A spatial slip followed exactly (every spatial run within its count of short segments,
+    impact_step.c) stops only where its path heads into rest to within 1e-6 of |u_t| (squared
+    distance <= NSM_SLIP_STOP2_EXACT·|u_t|²): its direction has then converged and the stop
+    on that line is exact to that order. Until then the slip is followed in segments that
+    turn it by a bounded angle, however short. */
 #define NSM_SLIP_STOP2_EXACT 1e-12
 
 /* Planar: 1 if friction holds a contact at rest, mu·W_tt >= |W_tn|. */
@@ -105,6 +106,19 @@ int nsm_coulomb_rest2(double mu, double a11, double a12, double a22, double b1, 
  */
 void nsm_coulomb_rest2_line(double mu, double a11, double a12, double a22, double b1,
                             double b2, double *d);
+
+/*
+ * Spatial rate at rest on any positive semidefinite W_tt: nsm_coulomb_rest2 when W_tt is
+ * regular (its determinant above NSM_WTT_SINGULAR·W_t1t1·W_t2t2), else
+ * nsm_coulomb_rest2_line. Used with mu the cone's radius per unit normal impulse (the
+ * integrator's own rates) and with mu·w and the rate of the other impulses as W_tn (the
+ * joint stick of slide.c: the rule is homogeneous of degree one in (mu, W_tn)).
+ */
+/*@ requires mu >= 0 && \valid(d + (0 .. 1));
+    assigns d[0 .. 1];
+ */
+void nsm_coulomb_rest2_block(double mu, double a11, double a12, double a22, double b1,
+                             double b2, double *d);
 
 /* Planar cone: p_n := max(p_n, 0), then p_t clamped to [-mu·p_n, mu·p_n] (exact in IEEE
    arithmetic: the bound is the rounded product mu·p_n that a membership test recomputes). */

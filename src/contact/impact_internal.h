@@ -290,27 +290,31 @@ void nsm_impact_friction_rate(size_t m, size_t d, const double *W, const double 
 void nsm_impact_lamhat(size_t m, size_t d, const double *W, const double *u, const double *mu,
                        const double *w, double ztol, double *lh);
 
-/* Classical Runge–Kutta rates of a spatial segment of length len from u, with the same
-   weights (fourth order in the step between events): on entry lh and rate hold the rates at
-   u (stage 1); on return lh = (l1 + 2 l2 + 2 l3 + l4)/6 (its normal slots the weights),
-   where l_i are the impulse rates at
-   the stages u, u + (len/2)·r1, u + (len/2)·r2, u + len·r3 (r_i = W l_i; a contact at
-   tangential rest at u keeps its rates at u in every stage), and rate = W lh. um, ls and rs
-   are scratch (a stage's velocities and rates). */
+/* Classical Runge–Kutta rates of a spatial segment of length len from u (fourth order in the
+   step between events): on entry lh and rate hold the rates at u (stage 1) and w its weights;
+   on return lh = (l1 + 2 l2 + 2 l3 + l4)/6 and rate = W lh, where l_i are the impulse rates at
+   the stages u, u + (len/2)·r1, u + (len/2)·r2, u + len·r3 (r_i = W l_i). Without wp (NULL)
+   the stages keep the weights w (lh's normal slots are w) and a contact at tangential rest at
+   u keeps its rates at u in every stage. With wp, the policy's weights of a segment that took
+   joint rates (nsm_slide), each stage takes the joint rates at its velocities from wp: the
+   held weights follow the turning slips, and w receives the weights' average (lh's normal
+   slots). um, ls and rs are scratch (a stage's velocities and rates). */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
-    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid(w + (0 .. m - 1));
+    requires wp == \null || \valid_read(wp + (0 .. m - 1));
     requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
     requires \valid(um + (0 .. 3 * m - 1)) && \valid(ls + (0 .. 3 * m - 1)) &&
              \valid(rs + (0 .. 3 * m - 1));
     requires \separated(lh + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), um + (0 .. 3 * m - 1),
-                        ls + (0 .. 3 * m - 1), rs + (0 .. 3 * m - 1), u + (0 .. 3 * m - 1));
+                        ls + (0 .. 3 * m - 1), rs + (0 .. 3 * m - 1), u + (0 .. 3 * m - 1),
+                        w + (0 .. m - 1));
     assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1], um[0 .. 3 * m - 1], ls[0 .. 3 * m - 1],
-            rs[0 .. 3 * m - 1];
+            rs[0 .. 3 * m - 1], w[0 .. m - 1];
  */
-void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u,
-                    const double *w, double len, double ztol, double *lh, double *rate,
-                    double *um, double *ls, double *rs);
+void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u, double *w,
+                    const double *wp, double len, double ztol, double ntol, double *lh,
+                    double *rate, double *um, double *ls, double *rs);
 
 /*
  * Longest segment of a spatial slip (d = 2), its turn bounded. A direction u_t/|u_t| turns

@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "impact_internal.h"
 #include "coulomb.h"
+#include "slide.h"
 
 /* 1/(largest turn of a slip direction over a segment, in radians): the Runge–Kutta segment's
    error grows as the fifth power of its turn. Measured (tests/accuracy/accuracy_spatial.c,
@@ -53,11 +54,7 @@ void nsm_impact_friction_rate(size_t m, size_t d, const double *W, const double 
     double w22 = W[(3 * c + 1) * K + 3 * c + 1];
     double w2n = W[(3 * c + 1) * K + 3 * c + 2];
     double r[2] = {0.0, 0.0};
-    if (wtt > 0.0 && wtt * w22 - w12 * w12 > NSM_WTT_SINGULAR * wtt * w22) {
-        (void)nsm_coulomb_rest2(muc, wtt, w12, w22, wtn, w2n, r);
-    } else {
-        nsm_coulomb_rest2_line(muc, wtt, w12, w22, wtn, w2n, r);
-    }
+    nsm_coulomb_rest2_block(muc, wtt, w12, w22, wtn, w2n, r);
     *r1 = r[0];
     *r2 = r[1];
 }
@@ -117,14 +114,17 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
     return cap;
 }
 
-/* One Runge–Kutta stage: um = u + step·dir, ls its impulse rates with the same weights (as
-   nsm_impact_lamhat), except that a contact at tangential rest at u keeps its rates there
-   (lh: stick or the re-slip ray, constant while that lasts; re-evaluated at a stage that has
-   moved, they would mix in the sliding law), and rs = W ls (dir may be rs: it is read before
-   rs is written). */
+/* One Runge–Kutta stage: um = u + step·dir, ls its impulse rates and rs = W ls (dir may be
+   rs: it is read before rs is written). With wp (the policy's weights of a segment that took
+   joint rates): the held weights and joint stick rates at um (nsm_slide from wp, warm-started
+   from lh), or each contact's own rates with wp where they do not converge or nothing is at
+   rest there. Without: the same weights w (as nsm_impact_lamhat), except that a contact at
+   tangential rest at u keeps its rates there (lh: stick or the re-slip ray, constant while
+   that lasts; re-evaluated at a stage that has moved, they would mix in the sliding law). */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
     requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(w + (0 .. m - 1));
+    requires wp == \null || \valid_read(wp + (0 .. m - 1));
     requires \valid_read(lh + (0 .. 3 * m - 1)) && \valid_read(dir + (0 .. 3 * m - 1));
     requires \valid(um + (0 .. 3 * m - 1)) && \valid(ls + (0 .. 3 * m - 1)) &&
              \valid(rs + (0 .. 3 * m - 1));
@@ -135,13 +135,24 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
     assigns um[0 .. 3 * m - 1], ls[0 .. 3 * m - 1], rs[0 .. 3 * m - 1];
  */
 static void rk_stage(size_t m, const double *W, const double *mu, const double *u,
-                     const double *w, const double *lh, double step, const double *dir,
-                     double ztol, double *um, double *ls, double *rs)
+                     const double *w, const double *wp, const double *lh, double step,
+                     const double *dir, double ztol, double ntol, double *um, double *ls,
+                     double *rs)
 {
     size_t K = 3 * m;
     /*@ assert K * K == 9 * m * m; */
     copy_vec(K, u, um);
     axpy(K, step, dir, um);
+    if (wp != NULL) {
+        double ws[NSM_MAX_DIM / 3];
+        copy_vec(m, wp, ws);
+        copy_vec(K, lh, ls);
+        if (!nsm_slide(m, 2, W, um, mu, ztol, ntol, ws, ls, rs)) {
+            nsm_impact_lamhat(m, 2, W, um, mu, wp, ztol, ls);
+            matvec(K, K, W, ls, rs);
+        }
+        return;
+    }
     /*@ loop invariant 0 <= c <= m;
         loop assigns c, ls[0 .. 3 * m - 1];
         loop variant m - c;
@@ -161,28 +172,35 @@ static void rk_stage(size_t m, const double *W, const double *mu, const double *
     matvec(K, K, W, ls, rs);
 }
 
-void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u,
-                    const double *w, double len, double ztol, double *lh, double *rate,
-                    double *um, double *ls, double *rs)
+void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u, double *w,
+                    const double *wp, double len, double ztol, double ntol, double *lh,
+                    double *rate, double *um, double *ls, double *rs)
 {
     size_t K = 3 * m;
     /*@ assert K * K == 9 * m * m; */
     /* rate accumulates l1 + 2 l2 + 2 l3 + l4 once stage 2 has read it (r1); lh keeps l1 */
-    rk_stage(m, W, mu, u, w, lh, 0.5 * len, rate, ztol, um, ls, rs);
+    rk_stage(m, W, mu, u, w, wp, lh, 0.5 * len, rate, ztol, ntol, um, ls, rs);
     copy_vec(K, lh, rate);
     axpy(K, 2.0, ls, rate);
-    rk_stage(m, W, mu, u, w, lh, 0.5 * len, rs, ztol, um, ls, rs);
+    rk_stage(m, W, mu, u, w, wp, lh, 0.5 * len, rs, ztol, ntol, um, ls, rs);
     axpy(K, 2.0, ls, rate);
-    rk_stage(m, W, mu, u, w, lh, len, rs, ztol, um, ls, rs);
+    rk_stage(m, W, mu, u, w, wp, lh, len, rs, ztol, ntol, um, ls, rs);
     axpy(K, 1.0, ls, rate);
     /*@ loop invariant 0 <= c <= m;
-        loop assigns c, lh[0 .. 3 * m - 1];
+        loop assigns c, lh[0 .. 3 * m - 1], w[0 .. m - 1];
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
         lh[3 * c] = rate[3 * c] / 6.0;
         lh[3 * c + 1] = rate[3 * c + 1] / 6.0;
-        lh[3 * c + 2] = w[c]; /* the weight itself: (w + 2w + 2w + w)/6 may differ by an ulp */
+        if (wp != NULL) {
+            /* held weights change along the segment: their average */
+            lh[3 * c + 2] = rate[3 * c + 2] / 6.0;
+            w[c] = lh[3 * c + 2];
+        } else {
+            /* the weight itself: (w + 2w + 2w + w)/6 may differ by an ulp */
+            lh[3 * c + 2] = w[c];
+        }
     }
     matvec(K, K, W, lh, rate);
 }

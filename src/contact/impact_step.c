@@ -53,8 +53,9 @@ static void matvec_cols(size_t r, size_t c, const double *A, const double *x, do
  * approach within sqrt(NSM_SLIP_STOP2)·|u_t| of it); otherwise the slip swings round and,
  * unless an event comes first, the segment is limited to cap (see nsm_impact_slip_cap).
  * With exact, the contact with weight 1 (the one contact acting) is followed exactly: its
- * events are located however close, a segment limited by cap may be shorter than hmin, and
- * for d = 2 its slip stops only within sqrt(NSM_SLIP_STOP2_EXACT)·|u_t| of the origin.
+ * events are located however close. With slips (d = 2), every weighted contact's slip is
+ * followed exactly into rest: a segment limited by cap may be shorter than hmin, and a slip
+ * stops only within sqrt(NSM_SLIP_STOP2_EXACT)·|u_t| of the origin, however close.
  * *ev is 3c + 2 for a normal event, 3c for a tangential one, 3m when h or cap was taken and
  * 3m + 1 when hmin was. With watch, a contact without weight reaching u_n = 0 from above is
  * an event too (it may then be held at rest). A contact with weight at normal rest
@@ -68,12 +69,12 @@ static void matvec_cols(size_t r, size_t c, const double *A, const double *x, do
     requires \separated(ev, u + (0 .. 3 * m - 1), rate + (0 .. 3 * m - 1), w + (0 .. m - 1));
     assigns *ev;
     ensures 0 <= \result <= h;
-    ensures short: \result < hmin ==> exact && *ev <= 3 * m;
+    ensures short: \result < hmin ==> (exact || slips) && *ev <= 3 * m;
     ensures *ev <= 3 * m + 1;
  */
 static double seg_len(size_t m, size_t d, const double *u, const double *rate, const double *w,
                       double h, double hmin, double cap, double ztol, double ntol, int watch,
-                      int exact, size_t *ev)
+                      int exact, int slips, size_t *ev)
 {
     double len = h;
     *ev = 3 * m;
@@ -119,7 +120,7 @@ static double seg_len(size_t m, size_t d, const double *u, const double *rate, c
             if (tnorm(2, ut, ut2) > ztol && ur < 0.0 && rr > 0.0) {
                 /* squared distance of the closest approach: |u|² - (u·r)²/|r|² */
                 double dist2 = uu - (ur / rr) * ur;
-                double stop2 = exact && w[c] >= 1.0 ? NSM_SLIP_STOP2_EXACT : NSM_SLIP_STOP2;
+                double stop2 = slips ? NSM_SLIP_STOP2_EXACT : NSM_SLIP_STOP2;
                 if (dist2 <= stop2 * uu) {
                     l = -ur / rr;
                     hit = 1;
@@ -136,12 +137,19 @@ static double seg_len(size_t m, size_t d, const double *u, const double *rate, c
         len = cap < 0.0 ? 0.0 : cap;
         *ev = 3 * m;
     }
-    if (len < hmin && exact && (*ev == 3 * m || (*ev < 3 * m && w[*ev / 3] >= 1.0))) {
+    if (len < hmin && slips && (*ev == 3 * m || (*ev < 3 * m && (*ev % 3 == 0 || watch)))) {
+        /* a spatial slip coming to rest turns ever faster as |u_t| shrinks (cap below hmin
+           only with slips, step_len): followed to its stop however short its segments; in
+           runs that hold contacts at rest (watch), a contact reaching u_n = 0 is located
+           exactly too, and is held there from the next segment on (stepped over, it would
+           alternate about u_n = 0 in segments of hmin) */
+        return len;
+    }
+    if (len < hmin && exact && *ev < 3 * m && w[*ev / 3] >= 1.0) {
         /* the one contact that carries all the weight (a contact resolved alone) is followed
            exactly however close its events: where two such contacts push each other back,
            the alternation converges geometrically when a bound exists, and stepping over its
-           tail cost the first-order error in hmin; a spatial slip coming to rest turns ever
-           faster as |u_t| shrinks (cap below hmin only when exact, step_len) */
+           tail cost the first-order error in hmin */
         return len;
     }
     if (len < hmin) {
@@ -155,21 +163,24 @@ static double seg_len(size_t m, size_t d, const double *u, const double *rate, c
 /* After a segment with joint stick rates: a contact that sticks strictly inside its cone
    (|r_c| < mu_c w_c) is put back at u_t = 0, dropping the Gauss–Seidel residual of its rate,
    which would otherwise accumulate past ztol and restart the stick/slip alternation. */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1));
     requires \valid_read(lh + (0 .. 3 * m - 1)) && \valid(u + (0 .. 3 * m - 1));
     assigns u[0 .. 3 * m - 1];
  */
-static void snap_stuck(size_t m, const double *mu, const double *w, const double *lh, double ztol,
-                       double *u)
+static void snap_stuck(size_t m, size_t d, const double *mu, const double *w, const double *lh,
+                       double ztol, double *u)
 {
     /*@ loop invariant 0 <= c <= m;
         loop assigns c, u[0 .. 3 * m - 1];
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
-        if (w[c] > 0.0 && mu[c] > 0.0 && fabs(lh[3 * c]) < mu[c] * w[c] && fabs(u[3 * c]) <= ztol) {
+        double r = d == 1 ? fabs(lh[3 * c]) : tnorm(2, lh[3 * c], lh[3 * c + 1]);
+        double sp = d == 1 ? fabs(u[3 * c]) : tnorm(2, u[3 * c], u[3 * c + 1]);
+        if (w[c] > 0.0 && mu[c] > 0.0 && r < mu[c] * w[c] && sp <= ztol) {
             u[3 * c] = 0.0;
+            u[3 * c + 1] = 0.0;
         }
     }
 }
@@ -189,9 +200,10 @@ static void own_rates(size_t m, size_t d, const double *W, const double *mu, dou
 }
 
 /*
- * One segment's weights and impulse rates: the policy's weights, then for planar runs the
- * held weights and joint stick rates of contacts at rest (nsm_slide_planar), else each
- * weighted contact's own Coulomb rate; rate = W lh. Returns 1 when the joint rates were taken.
+ * One segment's weights and impulse rates: the policy's weights (copied to wp with slide),
+ * then with slide the held weights and joint stick rates of contacts at rest (nsm_slide),
+ * else each weighted contact's own Coulomb rate; rate = W lh. Returns 1 when the joint rates
+ * were taken.
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires pol: pol_ready(m, pol);
@@ -203,15 +215,18 @@ static void own_rates(size_t m, size_t d, const double *W, const double *mu, dou
     requires ps_apart: \separated(ps, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
                                   v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
                                   v->um + (0 .. 3 * m - 1));
+    requires wp: \valid(wp + (0 .. m - 1)) &&
+                 \separated(wp + (0 .. m - 1), ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1),
+                            v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1));
     assigns *ps, v->w[0 .. m - 1], v->wraw[0 .. m - 1], v->lh[0 .. 3 * m - 1],
-            v->rate[0 .. 3 * m - 1];
+            v->rate[0 .. 3 * m - 1], wp[0 .. m - 1];
     ensures 1 <= ps->rng < NSM_PRNG_MOD;
     ensures sched: ps->left >= 0 && ps->unit > 0;
     ensures \result == 0 || \result == 1;
  */
 static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
                       const double *W, const double *mu, double ztol, double ntol, int slide,
-                      const impact_vecs *v)
+                      const impact_vecs *v, double *wp)
 {
     if (pol->kind == NSM_POLICY_EXTREMAL || pol->kind == NSM_POLICY_EXTREMAL_V) {
         nsm_impact_extremal(m, d, pol->hold, ps, W, v->u, v->gain, mu, ztol, ntol, v->w);
@@ -220,12 +235,34 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     }
     int joint = 0;
     if (slide) {
-        joint = nsm_slide_planar(m, W, v->u, mu, ztol, ntol, v->w, v->lh, v->rate);
+        copy_vec(m, v->w, wp);
+        joint = nsm_slide(m, d, W, v->u, mu, ztol, ntol, v->w, v->lh, v->rate);
     }
     if (!joint) {
         own_rates(m, d, W, mu, ztol, v);
     }
     return joint;
+}
+
+/* The rates at u again, for a later pass of step_len: the joint rates from the policy's
+   weights wp when the segment took them (nsm_slide, warm-started from lh), else, or should
+   they no longer converge, each weighted contact's own rate. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    requires wp: \valid_read(wp + (0 .. m - 1));
+    assigns v->w[0 .. m - 1], v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1];
+ */
+static void rates_again(size_t m, size_t d, const double *W, const double *mu, double ztol,
+                        double ntol, int joint, const double *wp, const impact_vecs *v)
+{
+    if (joint) {
+        copy_vec(m, wp, v->w);
+        if (nsm_slide(m, d, W, v->u, mu, ztol, ntol, v->w, v->lh, v->rate)) {
+            return;
+        }
+    }
+    own_rates(m, d, W, mu, ztol, v);
 }
 
 /* Passes of a spatial segment's stages that locate a normal event (step_len), and the
@@ -244,7 +281,8 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
  * event sets the velocity it reaches and its error is of the method's order. Without an event
  * within reach the segment is the stages' length. A slip stopping keeps its rates at the
  * segment's start: it heads straight into rest (stages at or past the origin would reverse
- * its friction).
+ * its friction). With joint the segment's rates are the joint rates from the policy's
+ * weights wp, and so are every stage's, at the stage's velocities (nsm_impact_rk4).
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires 0 <= hmin <= h;
@@ -254,22 +292,28 @@ static int step_rates(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
                                       v->rate + (0 .. 3 * m - 1), v->um + (0 .. 3 * m - 1),
                                       v->ls + (0 .. 3 * m - 1), v->rs + (0 .. 3 * m - 1),
                                       v->w + (0 .. m - 1));
+    requires wp: \valid_read(wp + (0 .. m - 1)) &&
+                 \separated(wp + (0 .. m - 1), ev, v->w + (0 .. m - 1),
+                            v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
+                            v->um + (0 .. 3 * m - 1), v->ls + (0 .. 3 * m - 1),
+                            v->rs + (0 .. 3 * m - 1));
     assigns *ev, v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], v->um[0 .. 3 * m - 1],
-            v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1];
+            v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1], v->w[0 .. m - 1];
     ensures 0 <= \result <= h;
     ensures *ev <= 3 * m + 1;
  */
 static double step_len(size_t m, size_t d, const double *W, const double *mu, double h,
-                       double hmin, double ztol, double ntol, int slide, int exact,
-                       const impact_vecs *v, size_t *ev)
+                       double hmin, double ztol, double ntol, int slide, int exact, int slips,
+                       int joint, const double *wp, const impact_vecs *v, size_t *ev)
 {
     if (d == 1) {
-        return seg_len(m, d, v->u, v->rate, v->w, h, hmin, h, ztol, ntol, slide, exact, ev);
+        return seg_len(m, d, v->u, v->rate, v->w, h, hmin, h, ztol, ntol, slide, exact, 0, ev);
     }
     size_t K = 3 * m;
-    double lcap = nsm_impact_slip_cap(m, W, mu, v->w, v->u, v->rate, h, exact ? 0.0 : hmin,
+    double lcap = nsm_impact_slip_cap(m, W, mu, v->w, v->u, v->rate, h, slips ? 0.0 : hmin,
                                       ztol);
-    double len = seg_len(m, d, v->u, v->rate, v->w, h, hmin, lcap, ztol, ntol, slide, exact, ev);
+    double len = seg_len(m, d, v->u, v->rate, v->w, h, hmin, lcap, ztol, ntol, slide, exact,
+                         slips, ev);
     if (*ev < K && *ev % 3 == 0) {
         return len; /* a slip stopping: straight into rest */
     }
@@ -283,16 +327,19 @@ static double step_len(size_t m, size_t d, const double *W, const double *mu, do
         loop invariant 0 <= stage <= top && 0 <= l <= top && top <= h;
         loop invariant e <= 3 * m + 1;
         loop assigns pass, stage, l, e, v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1],
-                     v->um[0 .. 3 * m - 1], v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1];
+                     v->um[0 .. 3 * m - 1], v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1],
+                     v->w[0 .. m - 1];
         loop variant STAGE_PASSES - pass;
      */
     for (int pass = 0; pass < STAGE_PASSES; pass++) {
         if (pass > 0) {
-            own_rates(m, d, W, mu, ztol, v);
+            rates_again(m, d, W, mu, ztol, ntol, joint, wp, v);
         }
-        nsm_impact_rk4(m, W, mu, v->u, v->w, stage, ztol, v->lh, v->rate, v->um, v->ls, v->rs);
+        nsm_impact_rk4(m, W, mu, v->u, v->w, joint ? wp : NULL, stage, ztol, ntol, v->lh,
+                       v->rate, v->um, v->ls, v->rs);
         double hm = hmin < stage ? hmin : stage;
-        l = seg_len(m, d, v->u, v->rate, v->w, top, hm, top, ztol, ntol, slide, exact, &e);
+        l = seg_len(m, d, v->u, v->rate, v->w, top, hm, top, ztol, ntol, slide, exact, slips,
+                    &e);
         if (!(e < K) || e % 3 == 0 || !(fabs(l - stage) > STAGE_TOL * stage)) {
             break;
         }
@@ -311,19 +358,19 @@ static double step_len(size_t m, size_t d, const double *W, const double *mu, do
  * stick are put back at rest (snap_stuck); the event's velocity is set to exactly 0 (a
  * tangential event, slot t1: the slip has stopped, both tangential slots).
  */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(mu + (0 .. m - 1));
     requires vecs: \valid_read(v) && vecs_ok(v, m);
     assigns v->u[0 .. 3 * m - 1], v->lam[0 .. 3 * m - 1];
  */
-static void step_advance(size_t m, const double *mu, double len, size_t ev, int joint,
+static void step_advance(size_t m, size_t d, const double *mu, double len, size_t ev, int joint,
                          double ztol, const impact_vecs *v)
 {
     size_t K = 3 * m;
     axpy(K, len, v->rate, v->u);
     axpy(K, len, v->lh, v->lam);
     if (joint) {
-        snap_stuck(m, mu, v->w, v->lh, ztol, v->u);
+        snap_stuck(m, d, mu, v->w, v->lh, ztol, v->u);
     }
     if (ev < K) {
         v->u[ev] = 0.0;
@@ -433,13 +480,15 @@ static size_t steps_taken(double len, double h, size_t span)
  */
 static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_state *ps,
                       const double *W, const double *mu, double h, double hmin, double ztol,
-                      double ntol, int slide, int exact, size_t room, const impact_vecs *v,
+                      double ntol, int slide, int exact, int slips, size_t room,
+                      const impact_vecs *v,
                       double *len, size_t *ev)
 {
-    int joint = step_rates(m, d, pol, ps, W, mu, ztol, ntol, slide, v);
+    double wp[NSM_MAX_DIM / 3]; /* the policy's weights, when joint rates are taken */
+    int joint = step_rates(m, d, pol, ps, W, mu, ztol, ntol, slide, v, wp);
     /* planar motion is linear in s between events: the weights' whole span in one segment;
        one step at a time for spatial slips (they rotate) and for joint stick and held rates
-       (iterated from one step to the next, nsm_slide_planar) */
+       (iterated from one step to the next, nsm_slide) */
     size_t span = d == 1 && !joint ? nsm_impact_span(pol, ps) : 1;
     if (span > room) {
         span = room;
@@ -451,8 +500,9 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     /* a schedule phase ends at its dwell: an event like the others */
     int over = nsm_impact_phase_short(pol, ps, hmin);
     double hs = nsm_impact_phase_cap(pol, ps, span_len(h, span), hmin);
-    double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, exact, v, ev);
-    step_advance(m, mu, l, *ev, joint, ztol, v);
+    double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, exact, slips, joint, wp, v,
+                        ev);
+    step_advance(m, d, mu, l, *ev, joint, ztol, v);
     if (over && l > ps->left) {
         *ev = 3 * m + 1; /* the dwell's end, closer than hmin, was stepped over: forced */
     }
@@ -497,25 +547,26 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
     policy_state ps;
     integrate_start(m, pol, W, ntol, v, &ps);
     double hmin = h / (double)NSM_IMPACT_MIN_STEP_RATIO;
-    /* planar runs but sequential, bang-bang, extremal and schedule ones hold contacts at rest
-       (nsm_slide_planar) */
-    int slide = d == 1 && pol->kind != NSM_POLICY_SEQUENTIAL &&
+    /* runs but sequential, bang-bang, extremal and schedule ones hold contacts at rest
+       (nsm_slide) */
+    int slide = pol->kind != NSM_POLICY_SEQUENTIAL &&
                 pol->kind != NSM_POLICY_BANGBANG && pol->kind != NSM_POLICY_EXTREMAL &&
                 pol->kind != NSM_POLICY_EXTREMAL_V && pol->kind != NSM_POLICY_SCHEDULE;
     /* sequential, bang-bang and schedule runs resolve the contact they chose to rest (or to
        the end of its dwell): their events closer than hmin are located exactly (seg_len), so
        that the tail of contacts pushing each other back, which converges geometrically, is
-       exact, and a spatial slip is followed into rest however short its segments; up to a
-       count, since a tail can accumulate (Zeno) before the impact ends: ample
+       exact; up to a count, since a tail can accumulate (Zeno) before the impact ends: ample
        for sequential runs, which the oracle checks to 1e-6, and a cost bound for the sets'
-       exploration runs. The extremal rules and the held ones keep stepping over (an
-       extremal rule may keep switching among three contacts without end). */
-    size_t explore = d == 1 ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
-                            : (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL;
+       exploration runs. The extremal rules and the held ones keep stepping over normal
+       events (an extremal rule may keep switching among three contacts without end). Every
+       spatial run follows its slips into rest however short the segments (slips), within
+       the same count (NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL for the runs but sequential). */
+    int kept = pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_BANGBANG ||
+               pol->kind == NSM_POLICY_SCHEDULE;
     size_t shorts = pol->kind == NSM_POLICY_SEQUENTIAL ? (size_t)NSM_IMPACT_EXACT_SHORT
-                  : pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE
-                      ? explore
-                      : 0u;
+                  : d == 2 ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL
+                  : kept ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
+                  : 0u;
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;
     double bound = inf->bound;
@@ -549,7 +600,8 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
             double len = 0.0;
             size_t ev = 0;
             size_t taken = segment(m, d, pol, &ps, W, mu, h, hmin, ztol, ntol, slide,
-                                   shorts > 0, cap - k, v, &len, &ev);
+                                   kept && shorts > 0, d == 2 && shorts > 0, cap - k, v, &len,
+                                   &ev);
             s += len;
             forced += ev > K ? 1u : 0u;
             shorts -= len < hmin && shorts > 0 ? 1u : 0u;

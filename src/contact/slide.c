@@ -1,6 +1,6 @@
 /*
- * Contacts at rest in the planar impact integrator: held normal weights (sliding modes) and
- * joint stick rates (docs/math.md, "Contacts at rest: sliding and joint stick").
+ * Contacts at rest in the impact integrator: held normal weights (sliding modes) and joint
+ * stick rates, planar and spatial (docs/math.md, "Contacts at rest: sliding and joint stick").
  *
  * Along the impact the policy gives weights to the penetrating contacts. A contact already
  * at rest (u_n = 0) that those impulses drive back into penetration may carry impulse too
@@ -13,9 +13,13 @@
  * alternation. Likewise a contact at tangential rest whose own block
  * would stick is made to drift by the other contacts' impulses; the limit of its stick/slip
  * alternation is the tangential rate that keeps u_t = 0, jointly over all contacts at rest,
- * within the cone. Both are box-constrained complementarity conditions, one unknown per
- * contact and direction, solved by projected Gauss–Seidel: each unknown in turn is set to
- * the value that zeroes its own rate, clamped to its box. For frictionless held contacts the
+ * within the cone. Both are complementarity conditions, one unknown per contact and direction
+ * (planar: a box each), solved by projected Gauss–Seidel: each unknown in turn is set to
+ * the value that zeroes its own rate, clamped to its box. Spatially (d = 2) a contact's two
+ * stick rates form one block r_c in the disc |r_c| <= mu_c w_c, updated together by the
+ * rest rule on the contact's own block with the other impulses' rate as W_tn
+ * (nsm_coulomb_rest2_block): stick when that keeps u_t,c = 0 within the disc, else the
+ * re-slip rate on its rim, whose tangential rate opposes it (maximal dissipation). For frictionless held contacts the
  * problem is a convex quadratic program (W positive definite) and the sweeps converge; with
  * friction convergence is not guaranteed, and the caller falls back to the policy's weights
  * and per-contact rules for that segment.
@@ -53,8 +57,8 @@ static void add_col(size_t K, const double *W, size_t j, double a, double *rate)
 }
 
 /* One Gauss–Seidel update of the held weight of contact c (rows and columns n = 3c + 2 and
-   t = 3c): w[c] := max(0, w[c] - rate_n/g), g the normal rate per unit weight (friction of a
-   slipping contact included); w[c] := 0 when g <= 0 (the slip's friction pulls the contact in
+   t = 3c, 3c + 1): w[c] := max(0, w[c] - rate_n/g), g the normal rate per unit weight
+   (friction (s1, s2) of a slipping contact included); w[c] := 0 when g <= 0 (the slip's friction pulls the contact in
    at least as fast as its weight lifts it: no weight holds it stably, and a weight kept from
    the warm start would push a separating contact for a whole step); returns |change|. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m;
@@ -63,8 +67,8 @@ static void add_col(size_t K, const double *W, size_t j, double a, double *rate)
     assigns w[c], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
     ensures \result >= 0;
  */
-static double update_held(size_t m, const double *W, size_t c, double sig, double *w,
-                          double *lh, double *rate)
+static double update_held(size_t m, const double *W, size_t c, double s1, double s2,
+                          double *w, double *lh, double *rate)
 {
     size_t K = 3 * m;
     size_t n = 3 * c + 2;
@@ -72,7 +76,8 @@ static double update_held(size_t m, const double *W, size_t c, double sig, doubl
     /*@ assert K * K == 9 * m * m; */
     lemma_idx(n, n, K);
     lemma_idx(n, t, K);
-    double g = W[n * K + n] + sig * W[n * K + t];
+    lemma_idx(n, t + 1, K);
+    double g = W[n * K + n] + s1 * W[n * K + t] + s2 * W[n * K + t + 1];
     double x = g > 0.0 ? w[c] - rate[n] / g : 0.0;
     x = x > 0.0 ? x : 0.0;
     double dx = x - w[c];
@@ -82,9 +87,13 @@ static double update_held(size_t m, const double *W, size_t c, double sig, doubl
     w[c] = x;
     lh[n] += dx;
     add_col(K, W, n, dx, rate);
-    if (sig != 0.0) {
-        lh[t] += sig * dx;
-        add_col(K, W, t, sig * dx, rate);
+    if (s1 != 0.0) {
+        lh[t] += s1 * dx;
+        add_col(K, W, t, s1 * dx, rate);
+    }
+    if (s2 != 0.0) {
+        lh[t + 1] += s2 * dx;
+        add_col(K, W, t + 1, s2 * dx, rate);
     }
     return fabs(dx);
 }
@@ -116,16 +125,86 @@ static double update_stick(size_t m, const double *W, size_t c, double bound, do
     return fabs(dr);
 }
 
-/* 1 if a contact is at rest: a weighted contact with friction whose slip is below ztol, or a
-   contact without weight at normal rest (|u_n| <= ntol). */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+/* One block Gauss–Seidel update of the spatial stick rates r = (lh[t], lh[t + 1]) of contact
+   c (t = 3c) within the disc |r| <= bound: b = rate_t - W_tt r is the tangential rate of the
+   other impulses, and r := the rest rule on the contact's own block with W_tn = b and radius
+   bound (nsm_coulomb_rest2_block: -W_tt^-1 b when within the disc, else the re-slip rate on
+   its rim); returns the larger |change|. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m && bound >= 0;
+    requires \valid_read(W + (0 .. 9 * m * m - 1));
+    requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
+    assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
+    ensures \result >= 0;
+ */
+static double update_stick2(size_t m, const double *W, size_t c, double bound, double *lh,
+                            double *rate)
+{
+    size_t K = 3 * m;
+    size_t t = 3 * c;
+    /*@ assert K * K == 9 * m * m; */
+    lemma_idx(t, t, K);
+    lemma_idx(t, t + 1, K);
+    lemma_idx(t + 1, t + 1, K);
+    double a11 = W[t * K + t];
+    double a12 = W[t * K + t + 1];
+    double a22 = W[(t + 1) * K + t + 1];
+    double r1 = lh[t];
+    double r2 = lh[t + 1];
+    double b1 = rate[t] - (a11 * r1 + a12 * r2);
+    double b2 = rate[t + 1] - (a12 * r1 + a22 * r2);
+    double q[2] = {0.0, 0.0};
+    nsm_coulomb_rest2_block(bound, a11, a12, a22, b1, b2, q);
+    double d1 = q[0] - r1;
+    double d2 = q[1] - r2;
+    if (d1 != 0.0) {
+        lh[t] = q[0];
+        add_col(K, W, t, d1, rate);
+    }
+    if (d2 != 0.0) {
+        lh[t + 1] = q[1];
+        add_col(K, W, t + 1, d2, rate);
+    }
+    double a = fabs(d1);
+    double e = fabs(d2);
+    return a > e ? a : e;
+}
+
+/* Slip friction per unit weight of contact c, (s1, s2) = -mu u_t/|u_t| when it slips
+   (|u_t| > ztol; planar: (nsm_coulomb_slip1, 0)), (0, 0) at tangential rest; |(s1, s2)| <= mu
+   and (0, 0) only at rest or without friction. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m && (d == 1 || d == 2) && mu >= 0;
+    requires \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid(s1) && \valid(s2) && \separated(s1, s2);
+    assigns *s1, *s2;
+ */
+static void slip_of(size_t m, size_t d, const double *u, size_t c, double mu, double ztol,
+                    double *s1, double *s2)
+{
+    (void)m;
+    *s2 = 0.0;
+    if (d == 1) {
+        *s1 = nsm_coulomb_slip1(u[3 * c], mu, ztol);
+        return;
+    }
+    double sp = tnorm(2, u[3 * c], u[3 * c + 1]);
+    if (sp > ztol && sp > 0.0) {
+        *s1 = -mu * u[3 * c] / sp;
+        *s2 = -mu * u[3 * c + 1] / sp;
+    } else {
+        *s1 = 0.0;
+    }
+}
+
+/* 1 if a contact is at rest: a weighted contact with friction whose slip is below ztol
+   (|u_t| for d = 2), or a contact without weight at normal rest (|u_n| <= ntol). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(mu + (0 .. m - 1)) &&
              \valid_read(w + (0 .. m - 1));
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
-static int any_rest(size_t m, const double *u, const double *mu, const double *w, double ztol,
-                    double ntol)
+static int any_rest(size_t m, size_t d, const double *u, const double *mu, const double *w,
+                    double ztol, double ntol)
 {
     int rest = 0;
     /*@ loop invariant 0 <= c <= m && (rest == 0 || rest == 1);
@@ -134,7 +213,8 @@ static int any_rest(size_t m, const double *u, const double *mu, const double *w
      */
     for (size_t c = 0; c < m && !rest; c++) {
         if (w[c] > 0.0) {
-            rest = mu[c] > 0.0 && fabs(u[3 * c]) <= ztol;
+            double sp = d == 1 ? fabs(u[3 * c]) : tnorm(2, u[3 * c], u[3 * c + 1]);
+            rest = mu[c] > 0.0 && sp <= ztol;
         } else {
             rest = fabs(u[3 * c + 2]) <= ntol;
         }
@@ -144,15 +224,15 @@ static int any_rest(size_t m, const double *u, const double *mu, const double *w
 
 /* Who is held (no weight, at normal rest), the starting weights and the impulse rates, warm
    started from the previous segment's rates (lh on entry, weights summing to 1): on the scale
-   where the policy's weights sum to 1, divided by their previous total. */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+   where the policy's weights sum to 1, divided by their previous total, and put in the cone. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(mu + (0 .. m - 1));
     requires \valid(w + (0 .. m - 1)) && \valid(lh + (0 .. 3 * m - 1)) &&
              \valid(held + (0 .. m - 1));
     assigns held[0 .. m - 1], w[0 .. m - 1], lh[0 .. 3 * m - 1];
  */
-static void slide_start(size_t m, const double *u, const double *mu, double ztol, double ntol,
-                        double *w, double *lh, unsigned char *held)
+static void slide_start(size_t m, size_t d, const double *u, const double *mu, double ztol,
+                        double ntol, double *w, double *lh, unsigned char *held)
 {
     double prev = 0.0;
     /*@ loop invariant 0 <= c <= m;
@@ -174,11 +254,21 @@ static void slide_start(size_t m, const double *u, const double *mu, double ztol
         held[c] = !(w[c] > 0.0) && fabs(u[3 * c + 2]) <= ntol;
         double x = sc * lh[3 * c + 2];
         double wc = w[c] > 0.0 ? w[c] : (held[c] && x > 0.0 ? x : 0.0);
-        double sig = nsm_coulomb_slip1(u[3 * c], muc, ztol);
+        double s1 = 0.0;
+        double s2 = 0.0;
+        slip_of(m, d, u, c, muc, ztol, &s1, &s2);
         double bound = muc * wc;
+        double r1 = sc * lh[3 * c];
+        double r2 = d == 2 ? sc * lh[3 * c + 1] : 0.0;
+        double rn = tnorm(2, r1, r2);
+        if (rn > bound) { /* rn > 0 */
+            r1 = d == 1 ? clamp(r1, -bound, bound) : r1 * (bound / rn);
+            r2 = r2 * (bound / rn);
+        }
+        int slips = s1 != 0.0 || s2 != 0.0;
         w[c] = wc;
-        lh[3 * c] = sig != 0.0 ? sig * wc : clamp(sc * lh[3 * c], -bound, bound);
-        lh[3 * c + 1] = 0.0;
+        lh[3 * c] = slips ? s1 * wc : r1;
+        lh[3 * c + 1] = slips ? s2 * wc : r2;
         lh[3 * c + 2] = wc;
     }
 }
@@ -541,11 +631,11 @@ static int newton_step(size_t m, const double *W, const double *u, const double 
    at most NSM_SLIDE_SWEEPS of them; 1 when they converged. After a sweep that moved no
    unknown across a bound, from sweep NSM_SLIDE_NEWTON_AFTER + 1 on, the Newton step of its
    active set (newton_step). */
-/*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate);
+/*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate) && (d == 1 || d == 2);
     assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
     ensures \result == 0 || \result == 1;
  */
-static int slide_sweeps(size_t m, const double *W, const double *u, const double *mu,
+static int slide_sweeps(size_t m, size_t d, const double *W, const double *u, const double *mu,
                         double ztol, const unsigned char *held, double *w, double *lh,
                         double *rate)
 {
@@ -566,26 +656,32 @@ static int slide_sweeps(size_t m, const double *W, const double *u, const double
          */
         for (size_t c = 0; c < m; c++) {
             double muc = mu[c] > 0.0 ? mu[c] : 0.0;
-            double sig = nsm_coulomb_slip1(u[3 * c], muc, ztol);
-            double d = 0.0;
+            double s1 = 0.0;
+            double s2 = 0.0;
+            slip_of(m, d, u, c, muc, ztol, &s1, &s2);
+            double dc = 0.0;
             /* the stick state before this contact's updates, with its bound before them */
             unsigned before = stick_state(lh[3 * c], muc * (w[c] > 0.0 ? w[c] : 0.0));
             if (held[c]) {
                 int was = w[c] > 0.0;
-                d = update_held(m, W, c, sig, w, lh, rate);
+                dc = update_held(m, W, c, s1, s2, w, lh, rate);
                 flips = flips || was != (w[c] > 0.0);
             }
-            change = d > change ? d : change;
+            change = dc > change ? dc : change;
             double wc = w[c] > 0.0 ? w[c] : 0.0;
             wmax = wc > wmax ? wc : wmax;
-            if (sig == 0.0 && muc > 0.0 && (held[c] || wc > 0.0)) {
-                d = update_stick(m, W, c, muc * wc, lh, rate);
-                change = d > change ? d : change;
-                flips = flips || before != stick_state(lh[3 * c], muc * wc);
+            if (s1 == 0.0 && s2 == 0.0 && muc > 0.0 && (held[c] || wc > 0.0)) {
+                if (d == 1) {
+                    dc = update_stick(m, W, c, muc * wc, lh, rate);
+                    flips = flips || before != stick_state(lh[3 * c], muc * wc);
+                } else {
+                    dc = update_stick2(m, W, c, muc * wc, lh, rate);
+                }
+                change = dc > change ? dc : change;
             }
         }
         done = change <= NSM_SLIDE_TOL * (1.0 + wmax);
-        if (!done && !flips && it >= NSM_SLIDE_NEWTON_AFTER) {
+        if (d == 1 && !done && !flips && it >= NSM_SLIDE_NEWTON_AFTER) {
             (void)newton_step(m, W, u, mu, ztol, held, w, lh, rate);
         }
     }
@@ -622,6 +718,7 @@ static void slide_scale(size_t m, const unsigned char *held, double *w, double *
         for (size_t c = 0; c < m; c++) {
             w[c] *= inv;
             lh[3 * c] *= inv;
+            lh[3 * c + 1] *= inv;
             lh[3 * c + 2] *= inv;
             rate[3 * c] *= inv;
             rate[3 * c + 1] *= inv;
@@ -631,19 +728,19 @@ static void slide_scale(size_t m, const unsigned char *held, double *w, double *
 }
 
 
-int nsm_slide_planar(size_t m, const double *W, const double *u, const double *mu,
-                     double ztol, double ntol, double *w, double *lh, double *rate)
+int nsm_slide(size_t m, size_t d, const double *W, const double *u, const double *mu,
+              double ztol, double ntol, double *w, double *lh, double *rate)
 {
     /* nothing at rest: the per-contact rules apply unchanged (the caller's path) */
-    if (!any_rest(m, u, mu, w, ztol, ntol)) {
+    if (!any_rest(m, d, u, mu, w, ztol, ntol)) {
         return 0;
     }
     unsigned char held[NSM_MAX_DIM / 3];
-    slide_start(m, u, mu, ztol, ntol, w, lh, held);
+    slide_start(m, d, u, mu, ztol, ntol, w, lh, held);
     size_t K = 3 * m;
     /*@ assert K * K == 9 * m * m; */
     matvec(K, K, W, lh, rate);
-    if (!slide_sweeps(m, W, u, mu, ztol, held, w, lh, rate)) {
+    if (!slide_sweeps(m, d, W, u, mu, ztol, held, w, lh, rate)) {
         /*@ loop invariant 0 <= c <= m;
             loop assigns c, w[0 .. m - 1];
             loop variant m - c;

@@ -1,5 +1,5 @@
 /*
- * Contacts at rest in the planar impact integrator: held normal weights and joint stick
+ * Contacts at rest in the impact integrator: held normal weights and joint stick
  * rates (internal to the contact module; docs/math.md, "Contacts at rest: sliding and joint
  * stick"). Not part of the public API.
  */
@@ -9,15 +9,15 @@
 #include <stddef.h>
 #include "nsmech/base.h"
 
-/** Largest number of projected Gauss–Seidel sweeps of nsm_slide_planar. */
+/** Largest number of projected Gauss–Seidel sweeps of nsm_slide. */
 #define NSM_SLIDE_SWEEPS 400u
 
-/** nsm_slide_planar has converged when a sweep changes no weight or rate by more than
+/** nsm_slide has converged when a sweep changes no weight or rate by more than
     NSM_SLIDE_TOL·(1 + the largest weight). */
 #define NSM_SLIDE_TOL 1e-14
 
 /** Largest number of free unknowns (positive held weights and stick rates inside their
-    intervals) of the active-set Newton step between sweeps (src/contact/slide.c). */
+    intervals) of the planar active-set Newton step between sweeps (src/contact/slide.c). */
 #define NSM_SLIDE_NEWTON_MAX 12u
 
 /** The Newton step is tried after a sweep that moved no unknown across a bound, from sweep
@@ -30,8 +30,9 @@
 #define NSM_SLIDE_NEWTON_STEP 0.1
 
 /**
- * One segment's impulse rates of the planar integrator (d = 1, three slots (t, t2, n) per
- * contact, W the 3m×3m Delassus matrix, u the contact velocities) when contacts are at rest.
+ * One segment's impulse rates of the integrator (three slots (t1, t2, n) per contact, t2
+ * unused when d = 1; W the 3m×3m Delassus matrix, u the contact velocities) when contacts
+ * are at rest.
  * In: w (m), the policy's weights (>= 0, on penetrating contacts).
  * Unknowns, found by projected Gauss–Seidel:
  *  - held weights: a contact without policy weight at normal rest (|u_n| <= ntol) gets a
@@ -40,18 +41,20 @@
  *    rate per unit weight is not positive (no weight holds it; its rate may then be
  *    negative, and the policy weights it once it penetrates);
  *  - stick rates: a contact with weight w_c > 0 at tangential rest (|u_t| <= ztol, mu > 0)
- *    gets its tangential impulse rate r in [-mu w_c, mu w_c] with tangential rate 0 if
- *    inside (it sticks), >= 0 at -mu w_c and <= 0 at +mu w_c (it starts to slip);
- *  - a slipping contact (|u_t| > ztol) has r = -mu w_c sign(u_t).
+ *    gets its tangential impulse rate r in the cone, |r| <= mu w_c, with tangential rate 0
+ *    if inside (it sticks) and, on the cone's boundary, a tangential rate opposite to r
+ *    (it starts to slip; planar: >= 0 at -mu w_c and <= 0 at +mu w_c);
+ *  - a slipping contact (|u_t| > ztol) has r = -mu w_c u_t/|u_t|.
  * lh on entry: the previous segment's rates (weights summing to 1), the sweeps' starting
  * point (any values are admissible; zeros start cold).
  * On convergence (return 1): w holds all weights scaled to sum 1, lh (3m) the impulse rates
- * (r_c, 0, w_c) per contact and rate = W lh. Returns 0 at once, nothing written, when no
+ * (r_c, w_c) per contact (r_c = (r, 0) when d = 1) and rate = W lh. Returns 0 at once, nothing written, when no
  * contact is at rest (no held candidate, no weighted contact at tangential rest with mu > 0:
  * the per-contact rules give the same rates); on no convergence also 0, w restored to the
  * policy weights, lh and rate unspecified.
  */
 /*@ requires m: 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires d: d == 1 || d == 2;
     requires valid: \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1)) &&
                     \valid_read(mu + (0 .. m - 1));
     requires valid_out: \valid(w + (0 .. m - 1)) && \valid(lh + (0 .. 3 * m - 1)) &&
@@ -59,7 +62,7 @@
     assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
     ensures result: \result == 0 || \result == 1;
  */
-int nsm_slide_planar(size_t m, const double *W, const double *u, const double *mu,
-                     double ztol, double ntol, double *w, double *lh, double *rate);
+int nsm_slide(size_t m, size_t d, const double *W, const double *u, const double *mu,
+              double ztol, double ntol, double *w, double *lh, double *rate);
 
 #endif

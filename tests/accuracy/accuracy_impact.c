@@ -46,6 +46,7 @@
 #include "impact_oracle.h"
 #include "nsmech.h"
 #include "prop.h"
+#include "refine.h"
 
 #define ACC_MAXM 5u
 #define ACC_MAXN (2u * ACC_MAXM + 4u)
@@ -136,7 +137,7 @@ static int prop_seq_accuracy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
         double d64 = tm_maxabs_diff(P.n, vq, vo) / sc;
         ctx->forced_within64 += d64 <= ACC_TOL;
         ctx->worst_forced64 = fmax(ctx->worst_forced64, d64);
-        if (!(d64 <= fmax(diff / 4.0, ACC_TOL))) {
+        if (!refine_converges(diff, d64, INFINITY, ACC_TOL)) {
             snprintf(msg, msglen, "m %zu: %zu forced segments; v+ differs from the exact oracle "
                      "by %.3g at 4000 steps, %.3g at 64000", P.m, info.forced, diff, d64);
             return 1;
@@ -182,10 +183,22 @@ static void test_sequential_accuracy(void)
 
 typedef struct fine_acc {
     nsm_policy_kind kind;
-    size_t compared, agree, reentry, no_bound, oracle_failed;
-    size_t level[ACC_LEVELS];
-    double worst_miss, worst_miss64;
+    size_t no_bound;
+    refine_tally t;
 } fine_acc;
+
+/* The library on a problem with a rule, for refine_case. */
+typedef struct acc_run {
+    const acc_problem *P;
+    nsm_policy_kind kind;
+} acc_run;
+
+static int acc_library(void *data, size_t steps, double *v)
+{
+    const acc_run *r = data;
+    nsm_impact_info info;
+    return acc_solve(r->P, r->kind, steps, v, &info) == NSM_OK ? 0 : 1;
+}
 
 static int prop_fine_accuracy(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
 {
@@ -204,62 +217,11 @@ static int prop_fine_accuracy(nsm_rng *rng, void *vctx, char *msg, size_t msglen
         snprintf(msg, msglen, "library status %s", nsm_status_str(st));
         return 1;
     }
-    double sc = acc_scale(&P), d[ACC_LEVELS], vo[ACC_MAXN];
-    size_t forced4 = info.forced;
-    int reached = -1, k;
-    for (k = 0; k < ACC_LEVELS && reached < 0; k++) {
-        int re = 0;
-        size_t steps = 0;
-        int rc = oracle_fine(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, prio ? NULL : P.ratios,
-                             prio ? P.order : NULL, 2e-5 / (double)(1u << k), 400000000, vo,
-                             &re, &steps);
-        if (rc == ORACLE_ERR_ARG) {
-            snprintf(msg, msglen, "oracle argument error");
-            return 1;
-        }
-        if (rc != ORACLE_OK) {
-            ctx->oracle_failed++;
-            return 0;
-        }
-        if (re) {
-            ctx->reentry++;
-            return 0;
-        }
-        d[k] = tm_maxabs_diff(P.n, vp, vo) / sc;
-        if (k > 0 && d[k] <= ACC_TOL && d[k - 1] <= ACC_TOL) {
-            reached = k;
-        }
-    }
-    ctx->compared++;
-    if (reached >= 0) {
-        ctx->agree++;
-        ctx->level[reached]++;
-        return 0;
-    }
-    /* not within 1e-6 at 4000 steps: the library's own step error, which must shrink at
-       least fourfold at 64000 steps (it is first order where it is not exact); vo holds the
-       finest oracle level */
-    double vq[ACC_MAXN];
-    if (acc_solve(&P, ctx->kind, 64000, vq, &info) != NSM_OK) {
-        snprintf(msg, msglen, "m %zu: library status at 64000 steps", P.m);
-        return 1;
-    }
-    double d4 = d[k - 1], d64 = tm_maxabs_diff(P.n, vq, vo) / sc;
-    ctx->worst_miss = fmax(ctx->worst_miss, d4);
-    ctx->worst_miss64 = fmax(ctx->worst_miss64, d64);
-    if (getenv("NSM_TEST_VERBOSE") != NULL) {
-        printf("\n  m %zu n %zu, %zu forced at 4000 steps:", P.m, P.n, forced4);
-        for (int j = 0; j < k; j++) {
-            printf(" %.2g", d[j]);
-        }
-        printf("; at 64000 steps %.2g", d64);
-    }
-    if (!(d4 <= 1e-2) || !(d64 <= fmax(d4 / 4.0, ACC_TOL))) {
-        snprintf(msg, msglen, "m %zu: v+ differs from the finest oracle by %.3g at 4000 steps, "
-                 "%.3g at 64000", P.m, d4, d64);
-        return 1;
-    }
-    return 0;
+    refine_problem rp = {P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, prio ? NULL : P.ratios,
+                         prio ? P.order : NULL};
+    acc_run run = {&P, ctx->kind};
+    return refine_case(oracle_fine, &rp, vp, acc_scale(&P), ACC_LEVELS, ACC_TOL, acc_library,
+                       &run, &ctx->t, msg, msglen) < 0;
 }
 
 static void fine_accuracy(nsm_policy_kind kind, const char *name)
@@ -268,19 +230,11 @@ static void fine_accuracy(nsm_policy_kind kind, const char *name)
     memset(&ctx, 0, sizeof ctx);
     ctx.kind = kind;
     size_t cases = prop_run(name, prop_fine_accuracy, &ctx, 500);
-    printf(" [compared %zu of %zu: within 1e-6 at two successive levels %zu; by level k "
-           "(h = 2e-5 S / 2^k, k = 1..%d):",
-           ctx.compared, cases, ctx.agree, ACC_LEVELS - 1);
-    for (int k = 1; k < ACC_LEVELS; k++) {
-        printf(" %zu", ctx.level[k]);
-    }
-    printf("; not within %zu (worst %.2g, at 64000 steps %.2g); not compared: share did not "
-           "hold %zu, no bound %zu, oracle failed %zu] ",
-           ctx.compared - ctx.agree, ctx.worst_miss, ctx.worst_miss64, ctx.reentry,
-           ctx.no_bound, ctx.oracle_failed);
+    refine_report(&ctx.t, cases, ACC_LEVELS);
+    printf(", no bound %zu] ", ctx.no_bound);
     if (cases >= 100) { /* shares of a sample; NSM_PROP_CASES may run a few cases only */
-        CU_ASSERT(ctx.compared * 10 >= cases * 7);
-        CU_ASSERT(ctx.agree * 100 >= ctx.compared * 98);
+        CU_ASSERT(ctx.t.compared * 10 >= cases * 7);
+        CU_ASSERT(ctx.t.agree * 100 >= ctx.t.compared * 98);
     }
 }
 

@@ -243,6 +243,52 @@ static int sp_act(size_t m, const double *W, const double *mu, size_t c, double 
     return SP_ORACLE_OK;
 }
 
+/* 1 if order is a permutation of 0 .. m-1. */
+static int sp_perm(size_t m, const size_t *order)
+{
+    int seen[SP_ORACLE_MAX_M] = {0};
+    for (size_t i = 0; i < m; i++) {
+        if (order[i] >= m || seen[order[i]]) {
+            return 0;
+        }
+        seen[order[i]] = 1;
+    }
+    return 1;
+}
+
+/* The start of a history: X, W, u (sp_oracle_delassus), Lam = 0, and the penetration
+   tolerance ntol = 1e-12 (1 + max_c |u_n,c|). */
+static int sp_start(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+                    const double *v_minus, double *X, double *W, double *u, double *Lam,
+                    double *ntol)
+{
+    int rc = sp_oracle_delassus(n, m, M, Jn, Jt, v_minus, X, W, u);
+    if (rc != SP_ORACLE_OK) {
+        return rc;
+    }
+    memset(Lam, 0, 3 * m * sizeof *Lam);
+    double scale = 0.0;
+    for (size_t c = 0; c < m; c++) {
+        scale = fmax(scale, fabs(u[3 * c + 2]));
+    }
+    *ntol = 1e-12 * (1.0 + scale);
+    return SP_ORACLE_OK;
+}
+
+/* v_plus = v_minus + X Lam. */
+static void sp_velocity(size_t n, size_t m, const double *X, const double *v_minus,
+                        const double *Lam, double *v_plus)
+{
+    size_t k3 = 3 * m;
+    for (size_t i = 0; i < n; i++) {
+        double s = 0.0;
+        for (size_t k = 0; k < k3; k++) {
+            s += X[i * k3 + k] * Lam[k];
+        }
+        v_plus[i] = v_minus[i] + s;
+    }
+}
+
 int sp_oracle_history(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
                       const double *mu, const double *v_minus, const size_t *contacts,
                       const double *dwell, size_t nphase, const size_t *finish,
@@ -253,30 +299,24 @@ int sp_oracle_history(size_t n, size_t m, const double *M, const double *Jn, con
         m > SP_ORACLE_MAX_M || (nphase > 0 && (contacts == NULL || dwell == NULL))) {
         return SP_ORACLE_ERR_ARG;
     }
-    int seen[SP_ORACLE_MAX_M] = {0};
+    if (!sp_perm(m, finish)) {
+        return SP_ORACLE_ERR_ARG;
+    }
     for (size_t c = 0; c < m; c++) {
-        if (!(mu[c] >= 0.0) || finish[c] >= m || seen[finish[c]]) {
+        if (!(mu[c] >= 0.0)) {
             return SP_ORACLE_ERR_ARG;
         }
-        seen[finish[c]] = 1;
     }
     for (size_t i = 0; i < nphase; i++) {
         if (contacts[i] >= m || !(dwell[i] >= 0.0)) {
             return SP_ORACLE_ERR_ARG;
         }
     }
-    size_t k3 = 3 * m;
-    double X[SN * SK], W[SK * SK], u[SK], Lam[SK];
-    int rc = sp_oracle_delassus(n, m, M, Jn, Jt, v_minus, X, W, u);
+    double X[SN * SK], W[SK * SK], u[SK], Lam[SK], ntol = 0.0;
+    int rc = sp_start(n, m, M, Jn, Jt, v_minus, X, W, u, Lam, &ntol);
     if (rc != SP_ORACLE_OK) {
         return rc;
     }
-    memset(Lam, 0, sizeof Lam);
-    double scale = 0.0;
-    for (size_t c = 0; c < m; c++) {
-        scale = fmax(scale, fabs(u[3 * c + 2]));
-    }
-    double ntol = 1e-12 * (1.0 + scale);
     size_t ph = 0;
     for (size_t i = 0; i < nphase; i++) {
         if (u[3 * contacts[i] + 2] < -ntol && dwell[i] > 0.0) {
@@ -305,13 +345,7 @@ int sp_oracle_history(size_t n, size_t m, const double *M, const double *Jn, con
             return rc;
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        double s = 0.0;
-        for (size_t k = 0; k < k3; k++) {
-            s += X[i * k3 + k] * Lam[k];
-        }
-        v_plus[i] = v_minus[i] + s;
-    }
+    sp_velocity(n, m, X, v_minus, Lam, v_plus);
     if (phases != NULL) {
         *phases = ph;
     }
@@ -324,4 +358,89 @@ int sp_oracle_sequential(size_t n, size_t m, const double *M, const double *Jn,
 {
     return sp_oracle_history(n, m, M, Jn, Jt, mu, v_minus, NULL, NULL, 0, order, v_plus,
                              phases);
+}
+
+int sp_oracle_fine(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+                   const double *mu, const double *v_minus, const double *ratios,
+                   const size_t *order, double hrel, size_t step_cap, double *v_plus,
+                   int *reentry, size_t *steps)
+{
+    if (!M || !Jn || !Jt || !mu || !v_minus || !v_plus || !reentry || !steps ||
+        (ratios == NULL) == (order == NULL) || !(hrel > 0.0) || !(hrel <= 1.0) ||
+        m == 0 || m > SP_ORACLE_MAX_M) {
+        return SP_ORACLE_ERR_ARG;
+    }
+    if (order != NULL && !sp_perm(m, order)) {
+        return SP_ORACLE_ERR_ARG;
+    }
+    for (size_t c = 0; c < m; c++) {
+        if (!(mu[c] >= 0.0) || (ratios != NULL && !(ratios[c] > 0.0 && isfinite(ratios[c])))) {
+            return SP_ORACLE_ERR_ARG;
+        }
+    }
+    size_t k3 = 3 * m;
+    double X[SN * SK], W[SK * SK], u[SK], Lam[SK], ntol = 0.0;
+    int rc = sp_start(n, m, M, Jn, Jt, v_minus, X, W, u, Lam, &ntol);
+    if (rc != SP_ORACLE_OK) {
+        return rc;
+    }
+    double wmax = 0.0, S = 0.0;
+    for (size_t k = 0; k < k3 * k3; k++) {
+        wmax = fmax(wmax, fabs(W[k]));
+    }
+    int rested[SP_ORACLE_MAX_M];
+    for (size_t c = 0; c < m; c++) {
+        rested[c] = !(u[3 * c + 2] < -ntol);
+        if (!rested[c]) {
+            S = fmax(S, -u[3 * c + 2] / W[(3 * c + 2) * k3 + 3 * c + 2]);
+        }
+    }
+    double h = hrel * S;
+    *reentry = 0;
+    size_t k;
+    for (k = 0; k < step_cap; k++) {
+        double q[SK], wsum = 0.0;
+        size_t first = m; /* priority: the first penetrating contact of the order */
+        for (size_t c = 0; c < m; c++) {
+            double un = u[3 * c + 2];
+            if (!(un < -ntol)) {
+                rested[c] = 1;
+            } else {
+                wsum += ratios != NULL ? ratios[c] : 0.0;
+                if (rested[c] && un < -20.0 * h * wmax * (1.0 + mu[c])) {
+                    *reentry = 1;
+                }
+            }
+        }
+        for (size_t i = 0; order != NULL && i < m && first == m; i++) {
+            if (u[3 * order[i] + 2] < -ntol) {
+                first = order[i];
+            }
+        }
+        if (ratios != NULL ? wsum == 0.0 : first == m) {
+            break;
+        }
+        for (size_t c = 0; c < m; c++) {
+            double w = order != NULL ? (c == first ? 1.0 : 0.0)
+                                     : (u[3 * c + 2] < -ntol ? ratios[c] / wsum : 0.0);
+            double sp = hypot(u[3 * c], u[3 * c + 1]);
+            q[3 * c] = sp > 1e-12 ? -w * mu[c] * u[3 * c] / sp : 0.0;
+            q[3 * c + 1] = sp > 1e-12 ? -w * mu[c] * u[3 * c + 1] / sp : 0.0;
+            q[3 * c + 2] = w;
+        }
+        for (size_t r = 0; r < k3; r++) {
+            double du = 0.0;
+            for (size_t j = 0; j < k3; j++) {
+                du += W[r * k3 + j] * q[j];
+            }
+            u[r] += h * du;
+            Lam[r] += h * q[r];
+        }
+    }
+    *steps = k;
+    if (k == step_cap) {
+        return SP_ORACLE_ERR_STEPS;
+    }
+    sp_velocity(n, m, X, v_minus, Lam, v_plus);
+    return SP_ORACLE_OK;
 }

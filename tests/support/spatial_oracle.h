@@ -84,4 +84,22 @@ int sp_oracle_sequential(size_t n, size_t m, const double *M, const double *Jn,
                          const double *Jt, const double *mu, const double *v_minus,
                          const size_t *order, double *v_plus, size_t *phases);
 
+/**
+ * Plain explicit steps of the inclusion, simultaneous (ratios) or priority (order) rule:
+ * every step of length h = hrel·S (S = max over the penetrating contacts of -u_n,c/W_nn,c)
+ * gives the contacts penetrating at its start (u_n < -ntol, ntol as above) the rule's weights
+ * (ratios normalised to sum 1; or 1 on the first penetrating contact of order), each with its
+ * slip's friction -mu u_t/|u_t| (none where |u_t| <= 1e-12), and locates nothing: rest and
+ * stick are reached by chattering, first order in h. *reentry is set when a contact that had
+ * stopped penetrating penetrates again beyond the chattering amplitude (20 h max|W_ij|
+ * (1 + mu_c)): then the rule's share did not hold it at rest. Returns SP_ORACLE_OK and v_plus
+ * (n) when no contact penetrates within step_cap steps (*steps receives their number),
+ * SP_ORACLE_ERR_STEPS beyond, SP_ORACLE_ERR_ARG for bad arguments (exactly one of ratios,
+ * order; ratios > 0; order a permutation; 0 < hrel <= 1).
+ */
+int sp_oracle_fine(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
+                   const double *mu, const double *v_minus, const double *ratios,
+                   const size_t *order, double hrel, size_t step_cap, double *v_plus,
+                   int *reentry, size_t *steps);
+
 #endif
