@@ -179,6 +179,11 @@ static void test_spatial_sampled(void)
     run_policy_prop(NSM_POLICY_SAMPLED, "spatial sampled");
 }
 
+static void test_spatial_priority(void)
+{
+    run_policy_prop(NSM_POLICY_PRIORITY, "spatial priority");
+}
+
 /*
  * Motion in a plane: a planar problem (n dofs, Jt m×n) embedded with one extra, decoupled
  * coordinate z (M_zz = 1, v_z = 0) that each contact's second tangent row measures. No impulse
@@ -963,6 +968,8 @@ static CU_TestInfo spatial_tests[] = {
     {"spatial impact: sequential policy (1000 cases)", test_spatial_sequential},
     {"spatial impact: simultaneous policy (1000 cases)", test_spatial_simultaneous},
     {"spatial impact: sampled policy (1000 cases)", test_spatial_sampled},
+    {"spatial impact: priority policy, contacts held at rest (1000 cases)",
+     test_spatial_priority},
     {"spatial impact: motion in a plane equals the planar solver", test_planar_embedding},
     {"spatial impact: dependent tangent rows give the planar problem", test_dependent_rows},
     {"spatial impact: rotating the tangent frames rotates only the impulses", test_frame_rotation},
