@@ -730,7 +730,10 @@ static void test_spatial_sequential_oracle(void)
            "beyond %zu (worst %.2g)] ",
            ctx.compared, cases, ctx.skipped, ctx.within, ctx.worst, ctx.slow, ctx.worst_slow);
     CU_ASSERT(ctx.compared >= cases * 3 / 4);
-    CU_ASSERT(ctx.slow * 100 <= ctx.compared);
+    if (cases >= 100) { /* a share of a sample: NSM_PROP_CASES may run a few cases only (at 50
+                           cases, one of the three slow cases of 500 is among them) */
+        CU_ASSERT(ctx.slow * 100 <= ctx.compared);
+    }
 }
 
 /*
