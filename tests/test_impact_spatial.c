@@ -967,6 +967,43 @@ static void test_point_mass_closed_form(void)
     }
 }
 
+/* Fuzz finding T1 (finding_T1_impact_spatial_stalled_turn, a libFuzzer timeout of a CI run):
+   one degree of freedom, four spatial contacts at scales 1e242 (M) and 1e245 (J), steps = 1.
+   Contacts 1-3 slip with u_t ~ 1e-12 while their normal velocities are ~1e233: their turn
+   bound shrank each segment below hmin, and from about 200 segments on the segments moved no
+   velocity beyond rounding; the run spent its NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL short
+   segments (20 033 steps, 23 s under the sanitizers) where 235 do. Header claim: a segment
+   that moves no contact velocity beyond rounding ends the exact following of slips. Checked:
+   NSM_OK within the steps of h, and the closed form: every J row is a multiple of the one
+   velocity, so the impact ends at v = 0 (plastic), here within the hmin overshoot. */
+static void test_stalled_turn(void)
+{
+    const double M[1] = {1.1301630975297797e+242};
+    const double Jn[4] = {-5.1753916921455154e+245, -5.1753916921455154e+245,
+                          -5.1753916921455154e+245, -4.985486626598317e+245};
+    const double Jt[8] = {-5.3842495936277951e+245, -1.3686350260599896e-48, 4.5625, 4.5625,
+                          4.5625, 4.5625, 4.5625, 4.5625};
+    const double mu[4] = {4.5625, 1.4375, 1.4375, 1.4375};
+    const double vm[1] = {4.5625};
+    const double ratios[4] = {3, 4, 3, 3};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 769, 2, NULL, NULL, NULL};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 1;
+    opts.fw_iters = 4;
+    opts.fallback_steps = 9;
+    opts.vtol = 1e-9;
+    double vp[1], L[12];
+    nsm_impact_info info;
+    size_t lw = nsm_impact_work(1, 4);
+    CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work_buf / sizeof work_buf[0]);
+    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve_d(1, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
+                                             &info, work_buf, lw),
+                          NSM_OK);
+    /* the steps of h: steps·NSM_IMPACT_MIN_STEP_RATIO + 1, none of the exact-short budget */
+    CU_ASSERT(info.steps <= opts.steps * NSM_IMPACT_MIN_STEP_RATIO + 1);
+    CU_ASSERT(vp[0] <= 0.0 && -vp[0] <= 1e-2 * vm[0]);
+}
+
 static CU_TestInfo spatial_tests[] = {
     {"spatial impact: sequential policy (1000 cases)", test_spatial_sequential},
     {"spatial impact: simultaneous policy (1000 cases)", test_spatial_simultaneous},
@@ -985,6 +1022,8 @@ static CU_TestInfo spatial_tests[] = {
      test_spatial_priority_fine},
     {"spatial impact: point mass on a floor (closed form)", test_point_mass_closed_form},
     {"spatial impact: bad input and trivial answers", test_spatial_errors},
+    {"spatial impact: segments that move nothing end the exact slips (fuzz finding T1)",
+     test_stalled_turn},
     CU_TEST_INFO_NULL,
 };
 

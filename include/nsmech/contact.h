@@ -241,7 +241,9 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * three contacts without end: they keep stepping over); for d = 2 every run follows each
  * weighted contact's slip into rest in segments however short, stopping only where it heads
  * into rest to within 1e-6 of |u_t|, and the runs that hold contacts locate a contact
- * reaching u_n = 0 exactly (from there it is held).
+ * reaching u_n = 0 exactly (from there it is held); a segment shortened by its turn bound
+ * that moves no contact velocity by more than 4 ulps ends that following for the run (its
+ * events are stepped over from there).
  * It stops when no contact penetrates.
  * For d = 1, where the policy's weights stay the same for k steps (sequential, priority and
  * simultaneous runs until an event; the rest of a bang-bang dwell, of a sampled hold or of an

@@ -2,6 +2,7 @@
  * The stepping loop of the impact integrator: segment length to the next event, the step, and
  * the loop that stops when no contact penetrates, at the bound or at the step cap.
  */
+#include <float.h>
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
 #include "internal.h"
@@ -512,6 +513,27 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     return taken;
 }
 
+/* 1 if a segment of length len along rate moves some contact velocity by more than its
+   rounding (4 ulps of |u_i|, or from 0). */
+/*@ requires 1 <= K <= NSM_MAX_DIM;
+    requires \valid_read(u + (0 .. K - 1)) && \valid_read(rate + (0 .. K - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int seg_moves(size_t K, double len, const double *rate, const double *u)
+{
+    /*@ loop invariant 0 <= i <= K;
+        loop assigns i;
+        loop variant K - i;
+     */
+    for (size_t i = 0; i < K; i++) {
+        if (!(fabs(len * rate[i]) <= 4.0 * DBL_EPSILON * fabs(u[i]))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The state at the start of the integration: Λ, the held rates lh and the raw draws wraw
    zero; no acting contact (cur = m), nothing held, the PRNG seeded from pol->seed, no
    schedule phase started, the dwells' impulse scale from the contact velocities at v_-. */
@@ -605,6 +627,11 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
             s += len;
             forced += ev > K ? 1u : 0u;
             shorts -= len < hmin && shorts > 0 ? 1u : 0u;
+            if (len < hmin && ev == K && !seg_moves(K, len, v->rate, v->u)) {
+                /* a spatial segment shortened by its turn bound that moved no velocity beyond
+                   rounding: the slips are followed no further (events are stepped over) */
+                shorts = 0;
+            }
             k += taken;
             steps = k;
             if (has_bound && s > bound) {

@@ -628,7 +628,9 @@ static int newton_step(size_t m, const double *W, const double *u, const double 
 
 /* Gauss–Seidel sweeps over the held weights (update_held) and the stick rates
    (update_stick) until the largest change is at most NSM_SLIDE_TOL·(1 + the largest weight),
-   at most NSM_SLIDE_SWEEPS of them; 1 when they converged. After a sweep that moved no
+   at most NSM_SLIDE_SWEEPS of them, and no more once NSM_SLIDE_STALL sweeps in a row have
+   not lowered the change below its smallest value so far (a cycle); 1 when they converged.
+   After a sweep that moved no
    unknown across a bound, from sweep NSM_SLIDE_NEWTON_AFTER + 1 on, the Newton step of its
    active set (newton_step). */
 /*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate) && (d == 1 || d == 2);
@@ -640,11 +642,15 @@ static int slide_sweeps(size_t m, size_t d, const double *W, const double *u, co
                         double *rate)
 {
     int done = 0;
+    double least = -1.0; /* the smallest change so far; < 0 before the first sweep */
+    unsigned stalled = 0; /* sweeps since the change last went below it */
     /*@ loop invariant 0 <= it <= NSM_SLIDE_SWEEPS && (done == 0 || done == 1);
-        loop assigns it, done, w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
+        loop invariant 0 <= stalled <= NSM_SLIDE_STALL;
+        loop assigns it, done, least, stalled, w[0 .. m - 1], lh[0 .. 3 * m - 1],
+                     rate[0 .. 3 * m - 1];
         loop variant NSM_SLIDE_SWEEPS - it;
      */
-    for (unsigned it = 0; it < NSM_SLIDE_SWEEPS && !done; it++) {
+    for (unsigned it = 0; it < NSM_SLIDE_SWEEPS && !done && stalled < NSM_SLIDE_STALL; it++) {
         double change = 0.0;
         double wmax = 0.0;
         int flips = 0;
@@ -681,6 +687,12 @@ static int slide_sweeps(size_t m, size_t d, const double *W, const double *u, co
             }
         }
         done = change <= NSM_SLIDE_TOL * (1.0 + wmax);
+        if (least < 0.0 || change < least) {
+            least = change;
+            stalled = 0;
+        } else {
+            stalled++;
+        }
         if (d == 1 && !done && !flips && it >= NSM_SLIDE_NEWTON_AFTER) {
             (void)newton_step(m, W, u, mu, ztol, held, w, lh, rate);
         }

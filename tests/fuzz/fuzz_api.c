@@ -88,6 +88,12 @@
  *     mu = 2e-270, ln = 1.8e184, |lt| = 2.7e233) and left |pt| 1.8e-5 above mu*pn (a CI run's
  *     fuzzing, finding_P10_cone_project_subnormal_scale). The unit direction lt/|lt| is now
  *     formed first, then scaled by mu*pn (tests/test_setvalued.c);
+ *  T1 nsm_impact_solve_d took 23 s (libFuzzer timeout, a CI run's fuzzing;
+ *     finding_T1_impact_spatial_stalled_turn): n = 1, four spatial contacts at scales 1e242
+ *     and 1e245, whose slips' turn bound shrank to segments that moved no velocity beyond
+ *     rounding, 20 000 of them (the exact-short budget), each with projected Gauss–Seidel
+ *     cycling for 400 sweeps. Such a segment now ends the exact following of slips, and the
+ *     sweeps stop after 64 without a new smallest change: 7 ms (tests/test_impact_spatial.c);
  *  K3, K4 nsm_impact_solve[_d] did not check info for overlap (K3: info over v_plus returned
  *     NSM_OK with a wrong v_plus; K4: info over Jn overwrote an input): now NSM_ERR_ALIAS
  *     when info overlaps any other argument (tests/test_contact.c).
