@@ -973,9 +973,11 @@ static void test_point_mass_closed_form(void)
    bound shrank each segment below hmin, and from about 200 segments on the segments moved no
    velocity beyond rounding; the run spent its NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL short
    segments (20 033 steps, 23 s under the sanitizers) where 235 do. Header claim: a segment
-   that moves no contact velocity beyond rounding ends the exact following of slips. Checked:
-   NSM_OK within the steps of h, and the closed form: every J row is a multiple of the one
-   velocity, so the impact ends at v = 0 (plastic), here within the hmin overshoot. */
+   that moves no contact velocity beyond rounding ends the exact following of slips. Checked
+   at 100 steps (the fuzzed steps = 1 now allows 25 short segments, too few to tell): NSM_OK
+   without using up the short segments (2 596 steps without the rule, 263 with it), and the
+   closed form: every J row is a multiple of the one velocity, so the impact ends at v = 0
+   (plastic), here within the hmin overshoot. */
 static void test_stalled_turn(void)
 {
     const double M[1] = {1.1301630975297797e+242};
@@ -988,7 +990,7 @@ static void test_stalled_turn(void)
     const double ratios[4] = {3, 4, 3, 3};
     nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 769, 2, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    opts.steps = 1;
+    opts.steps = 100;
     opts.fw_iters = 4;
     opts.fallback_steps = 9;
     opts.vtol = 1e-9;
@@ -999,9 +1001,65 @@ static void test_stalled_turn(void)
     CU_ASSERT_EQUAL_FATAL(nsm_impact_solve_d(1, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
                                              &info, work_buf, lw),
                           NSM_OK);
-    /* the steps of h: steps·NSM_IMPACT_MIN_STEP_RATIO + 1, none of the exact-short budget */
-    CU_ASSERT(info.steps <= opts.steps * NSM_IMPACT_MIN_STEP_RATIO + 1);
-    CU_ASSERT(vp[0] <= 0.0 && -vp[0] <= 1e-2 * vm[0]);
+    /* fewer steps than the short segments the run may take: they were not used up */
+    CU_ASSERT(info.steps < opts.steps * NSM_IMPACT_EXACT_SHORT_PER_STEP);
+    CU_ASSERT(vp[0] <= 0.0 && -vp[0] <= 1e-3 * vm[0]);
+}
+
+/* Fuzz finding T2 (finding_T2_impact_spatial_short_budget, a libFuzzer timeout of a longer
+   local fuzzing run): n = 5, four spatial contacts, simultaneous, steps = 13. One contact's
+   u_n approaches 0 geometrically while another alternates between stick and slip, a Zeno
+   accumulation of events: the run took NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL (20 000) short
+   segments whatever its steps, each with four Runge–Kutta stages of joint solves (17 s under
+   the sanitizers, 0.97 s at -O2). Header claim: for d = 2 the short segments are at most
+   NSM_IMPACT_EXACT_SHORT_PER_STEP per step of h, so that with the a priori bound a run takes
+   at most steps·(NSM_IMPACT_MIN_STEP_RATIO + NSM_IMPACT_EXACT_SHORT_PER_STEP) + 1 steps.
+   Checked: that count, and the outcome's energy and normal velocities. */
+static void test_short_budget(void)
+{
+    const double M[25] = {19.25, -4, -4, -4, 3.75, -4, 20, 3.75, 3.75, 3.75, -4, 3.75, 18.1875,
+                          -3.9375, -1.9375, -4, 3.75, -3.9375, 20.4375, -3.8125, 3.75, 3.75,
+                          -1.9375, -3.8125, 15.75};
+    const double Jn[20] = {-4, -3.875, -4, -4, 1, 0, 0, 0, 1, 0,
+                           -0.375, -0.4375, -4, -4, -4, -4, 1, 0.5, -3.375, -3.375};
+    const double Jt[40] = {-3.375, -3.375, 0, 1, -3.375, -3.375, -3.375, -3.375, -3.375,
+                           -3.5625, -4, -4, -4, -4, -4, -4, -4, -3.375, -3.375, -3.375,
+                           -3.375, -3.5, -3.375, -3.375, -3.375, -3.375, -3.375, -3.375,
+                           -3.375, -3.375, -3.375, -3.375, -3.375, -3.375, -3.375, -3.375,
+                           -3.375, -3.375, -0.0625, -3.1875};
+    const double mu[4] = {0.5, 0.25, 3.875, 3.8125};
+    const double vm[5] = {1.5, -4, -3.875, -4, -1};
+    const double ratios[4] = {1, 1, 1, 1};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 0, NULL, NULL, NULL};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 13;
+    opts.fw_iters = 29;
+    opts.fallback_steps = 61;
+    double vp[5], L[12];
+    nsm_impact_info info;
+    size_t lw = nsm_impact_work(5, 4);
+    CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work_buf / sizeof work_buf[0]);
+    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve_d(5, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
+                                             &info, work_buf, lw),
+                          NSM_OK);
+    CU_ASSERT(info.has_bound);
+    CU_ASSERT(info.steps <= opts.steps * (NSM_IMPACT_MIN_STEP_RATIO +
+                                          NSM_IMPACT_EXACT_SHORT_PER_STEP) + 1);
+    double e0 = 0.0, e1 = 0.0;
+    for (size_t i = 0; i < 5; i++) {
+        for (size_t j = 0; j < 5; j++) {
+            e0 += 0.5 * vm[i] * M[i * 5 + j] * vm[j];
+            e1 += 0.5 * vp[i] * M[i * 5 + j] * vp[j];
+        }
+    }
+    CU_ASSERT(e1 <= e0 * (1.0 + 1e-12));
+    for (size_t c = 0; c < 4; c++) {
+        double un = 0.0;
+        for (size_t i = 0; i < 5; i++) {
+            un += Jn[c * 5 + i] * vp[i];
+        }
+        CU_ASSERT(un >= -info.check_tol);
+    }
 }
 
 static CU_TestInfo spatial_tests[] = {
@@ -1024,6 +1082,8 @@ static CU_TestInfo spatial_tests[] = {
     {"spatial impact: bad input and trivial answers", test_spatial_errors},
     {"spatial impact: segments that move nothing end the exact slips (fuzz finding T1)",
      test_stalled_turn},
+    {"spatial impact: short segments in proportion to the steps (fuzz finding T2)",
+     test_short_budget},
     CU_TEST_INFO_NULL,
 };
 

@@ -234,7 +234,9 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
  * of steps even where events accumulate (Zeno-like alternation), except for a run's first
  * NSM_IMPACT_EXACT_SHORT (sequential), NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL (the other
  * policies, d = 2) or NSM_IMPACT_EXACT_SHORT_EXPLORE (bang-bang and schedule runs, d = 1)
- * short segments: in sequential, bang-bang and schedule runs the events of the contact
+ * short segments (for d = 2 also at most NSM_IMPACT_EXACT_SHORT_PER_STEP per step of h, so
+ * that with a bound a spatial run takes at most opts.steps·(NSM_IMPACT_MIN_STEP_RATIO +
+ * NSM_IMPACT_EXACT_SHORT_PER_STEP) + 1 steps): in sequential, bang-bang and schedule runs the events of the contact
  * acting (and a schedule phase's end) are located exactly, so that the tail of two contacts
  * pushing each other back, which converges geometrically when a bound exists, is integrated
  * exactly instead of to first order in hmin (the extremal rules may keep switching among
@@ -295,6 +297,11 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
     tens of short segments where a planar event takes one (docs/math.md, "Spatial slips to
     1e-6"). */
 #define NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL 20000u
+
+/** For d = 2 a run's short segments are also at most this many per step of h (opts.steps):
+    each costs Runge–Kutta stages and, in the runs that hold contacts, joint solves, so a
+    coarse run pays for them in proportion to its steps. */
+#define NSM_IMPACT_EXACT_SHORT_PER_STEP 25u
 
 /** Selection policy of the multi-contact integrator. */
 typedef enum nsm_policy_kind {

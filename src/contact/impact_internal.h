@@ -343,6 +343,8 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
  * total normal impulse), inf->steps, inf->forced and inf->terminated. Returns NSM_OK when no
  * contact penetrates, NSM_ERR_BOUND when s would exceed the bound (has_bound),
  * NSM_ERR_NO_CONVERGENCE at the step cap. lam holds the impulse (3m, (t1, t2, n) per contact).
+ * steps_h: the steps of h the run was given (opts.steps), which limit a spatial run's short
+ * segments (NSM_IMPACT_EXACT_SHORT_PER_STEP).
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires h >= 0;
@@ -365,7 +367,8 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
     ensures bound: \result == NSM_OK && inf->has_bound ==> inf->s <= inf->bound;
  */
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
-                                const double *W, const double *mu, double h, double ztol,
-                                double ntol, const impact_vecs *v, nsm_impact_info *inf);
+                                const double *W, const double *mu, double h, size_t steps_h,
+                                double ztol, double ntol, const impact_vecs *v,
+                                nsm_impact_info *inf);
 
 #endif

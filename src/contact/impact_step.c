@@ -562,8 +562,9 @@ static void integrate_start(size_t m, const nsm_impact_policy *pol, const double
 }
 
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
-                                const double *W, const double *mu, double h, double ztol,
-                                double ntol, const impact_vecs *v, nsm_impact_info *inf)
+                                const double *W, const double *mu, double h, size_t steps_h,
+                                double ztol, double ntol, const impact_vecs *v,
+                                nsm_impact_info *inf)
 {
     size_t K = 3 * m;
     policy_state ps;
@@ -589,6 +590,11 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
                   : d == 2 ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL
                   : kept ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
                   : 0u;
+    if (d == 2 && steps_h < shorts / NSM_IMPACT_EXACT_SHORT_PER_STEP) {
+        /* a spatial short segment costs Runge–Kutta stages and joint solves: a coarse run
+           pays for at most NSM_IMPACT_EXACT_SHORT_PER_STEP of them per step of h */
+        shorts = steps_h * NSM_IMPACT_EXACT_SHORT_PER_STEP;
+    }
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;
     double bound = inf->bound;

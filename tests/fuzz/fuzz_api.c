@@ -94,6 +94,11 @@
  *     rounding, 20 000 of them (the exact-short budget), each with projected Gauss–Seidel
  *     cycling for 400 sweeps. Such a segment now ends the exact following of slips, and the
  *     sweeps stop after 64 without a new smallest change: 7 ms (tests/test_impact_spatial.c);
+ *  T2 nsm_impact_solve_d took 17 s (a 15-minute local run after T1's fix;
+ *     finding_T2_impact_spatial_short_budget): n = 5, four spatial contacts, steps = 13, a
+ *     Zeno accumulation of stick/slip events that used the 20 000 exact short segments of a
+ *     spatial run whatever its steps. They are now also at most NSM_IMPACT_EXACT_SHORT_PER_STEP
+ *     (25) per step of h: 463 steps, 0.46 ms at -O2 (tests/test_impact_spatial.c);
  *  K3, K4 nsm_impact_solve[_d] did not check info for overlap (K3: info over v_plus returned
  *     NSM_OK with a wrong v_plus; K4: info over Jn overwrote an input): now NSM_ERR_ALIAS
  *     when info overlaps any other argument (tests/test_contact.c).
