@@ -12,7 +12,8 @@
 #   make demo       set-up, build and run the examples (CSV + PNG under build/demo/)
 #   make bench      benchmarks (timings printed, nothing asserted)
 #   make prove      Frama-C/WP over every source file; fails on any unproved goal (prover
-#                   results cached in proofs/wp-cache; make prove-full ignores the cache)
+#                   results cached in proofs/wp-cache.tar.xz; make prove-full ignores the
+#                   cache; make prove-pack repacks the entries a complete run used)
 #   make proved-client  a user's controller proved against the installed headers, built, run
 #   make install    PREFIX=/usr/local: headers, libraries, nsmech.pc
 #
@@ -88,7 +89,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang tools test accuracy asan valgrind fuzz coverage prove prove-full \
+.PHONY: all deps check compile-clang tools test accuracy asan valgrind fuzz coverage prove prove-full prove-pack \
         proved-client demo bench install uninstall clean examples
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
@@ -211,9 +212,14 @@ coverage: $(COV_BIN) $(COV_DIR)/nsm
 prove: | $(STAMP_CHECK)
 	@bash proofs/prove.sh
 
-# The same proofs without the prover cache (proofs/wp-cache): every goal goes to the provers.
+# The same proofs without the prover cache: every goal goes to the provers.
 prove-full: | $(STAMP_CHECK)
 	@NSM_WP_CACHE=none bash proofs/prove.sh
+
+# After a complete `make prove`: rewrite proofs/wp-cache.tar.xz with exactly the cache entries
+# that run read or wrote (proofs/cache.sh).
+prove-pack:
+	@sh proofs/cache.sh pack
 
 # A user's controller proved against the INSTALLED headers and ACSL logic only
 # (docs/proving-clients.md): install into build/stage, prove examples/proved_client/client.c

@@ -9,6 +9,9 @@
 #include "nsmech/linalg.h"
 #include "nsmech/setvalued.h"
 #include "nsmech/contact.h"
+#include "nsmech/impact.h"
+#include "nsmech/outcome.h"
+#include "nsmech/geometry.h"
 #include "nsmech/projection.h"
 #include "nsmech/check.h"
 

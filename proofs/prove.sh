@@ -6,11 +6,14 @@
 # (default 2: WP's goal generation is sequential), the largest files first so that the pool
 # ends together. ACSL lemmas are proved once per module (a run of their own), not once per file.
 #
-# Prover results are cached in proofs/wp-cache (WP's -wp-cache, keyed by a hash of the goal as
-# sent to the prover and of the prover): a goal whose text is unchanged is not sent to the
-# prover again; any change to code, contract or options changes the hash and the goal is
-# proved afresh. NSM_WP_CACHE selects the mode (default update: use the cache, prove misses,
-# store their results); `make prove-full` sets none (every goal proved by the provers).
+# Prover results are cached (WP's -wp-cache, keyed by a hash of the goal as sent to the prover
+# and of the prover): a goal whose text is unchanged is not sent to the prover again; any
+# change to code, contract or options changes the hash and the goal is proved afresh. The
+# cache is kept packed in proofs/wp-cache.tar.xz and unpacked into build/wp-cache/ by
+# proofs/cache.sh (NSM_WP_CACHE_DIR names another directory, used as it is). NSM_WP_CACHE
+# selects the mode (default update: use the cache, prove misses, store their results);
+# `make prove-full` sets none (every goal proved by the provers). A run over every module
+# that proves every goal leaves build/proofs/complete, which `proofs/cache.sh pack` requires.
 #
 # In update mode each unit runs in two passes. Pass 1 reads the cache only (WP's offline mode:
 # no prover is started) with NSM_WP_PAR_CACHED (default 32) goals in flight: WP's task server
@@ -38,10 +41,16 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 out=build/proofs
-cache_dir=$PWD/proofs/wp-cache
 cache_mode=${NSM_WP_CACHE:-update}
 mkdir -p "$out"
-[ "$cache_mode" = none ] || mkdir -p "$cache_dir"
+rm -f "$out/complete"
+if [ -n "${NSM_WP_CACHE_DIR:-}" ]; then
+    cache_dir=$NSM_WP_CACHE_DIR
+    [ "$cache_mode" = none ] || mkdir -p "$cache_dir"
+else
+    cache_dir=$PWD/build/wp-cache
+    [ "$cache_mode" = none ] || sh proofs/cache.sh unpack || exit 2
+fi
 
 default_modules() {
     ls -d src/*/ | xargs -n1 basename
@@ -239,5 +248,8 @@ if [ "$fail" -ne 0 ]; then
     echo "prove: unproved goals or warnings; first lines of interest:" >&2
     ls "$out"/*.log | grep -v '\.offline\.log$' | xargs grep -h -E '\[(Failed|Unknown|Timeout)\]|Warning|Error' | head -40 >&2
     exit 1
+fi
+if [ -z "${NSM_PROVE_MODULES:-}" ] && [ "$cache_mode" != none ]; then
+    touch "$out/complete"
 fi
 echo "prove: all $total_goals goals proved"
