@@ -18,7 +18,8 @@
 #   make install    PREFIX=/usr/local: headers, libraries, nsmech.pc
 #   make models     build/nsm-model (MuJoCo problem exporter, tools/nsm-model; the library does
 #                   not link MuJoCo) and the shipped model problems regenerated in build/models/
-#                   (make models-ship copies them to examples/problems/)
+#   make test-models  those problems checked against finite differences, nsm run on them
+#                   (not part of make check); make models-ship copies them to examples/problems/
 #
 # CC=clang works as well as the default gcc.
 
@@ -94,7 +95,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export OPENBLAS_NUM_THREADS := 1
 
 .PHONY: all deps check compile-clang tools test accuracy asan valgrind fuzz coverage prove prove-full prove-pack \
-        proved-client demo bench install uninstall clean examples models models-ship
+        proved-client demo bench install uninstall clean examples models models-ship test-models
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
 
@@ -387,6 +388,17 @@ models: $(MODEL_BIN) $(MODEL_OUT)
 models-ship: models
 	@for c in $(MODEL_CASES); do cp $(BUILD)/models/$$c.json examples/problems/$$c.json; done
 	@echo "models-ship: $(words $(MODEL_CASES)) problems copied to examples/problems/"
+
+# The independent finite-difference computations the tests compare nsm-model with.
+$(BUILD)/models/fdcheck: tests/models/fdcheck.c | $(STAMP_MODELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(MODEL_FLAGS) $< -lmujoco -lcjson -lm -o $@
+
+# Debian's python3 (python3-numpy of the models profile), whatever python3 comes first in PATH.
+MODELS_PYTHON ?= /usr/bin/python3
+
+test-models: models $(NSM_BIN) $(BUILD)/models/fdcheck
+	@MUJOCO_MODELS=$(MUJOCO_MODELS) $(MODELS_PYTHON) tests/models/run.py $(BUILD)
 
 # --- install ------------------------------------------------------------------------------
 install: all
