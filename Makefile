@@ -16,6 +16,10 @@
 #                   cache; make prove-pack repacks the entries a complete run used)
 #   make proved-client  a user's controller proved against the installed headers, built, run
 #   make install    PREFIX=/usr/local: headers, libraries, nsmech.pc
+#   make models     build/nsm-model (MuJoCo problem exporter, tools/nsm-model; the library does
+#                   not link MuJoCo) and the shipped model problems regenerated in build/models/
+#   make test-models  those problems checked against finite differences, nsm run on them
+#                   (not part of make check); make models-ship copies them to examples/problems/
 #
 # CC=clang works as well as the default gcc.
 
@@ -30,6 +34,7 @@ STAMP_DEMO  := $(BUILD)/.deps-demo
 STAMP_BENCH := $(BUILD)/.deps-bench
 STAMP_CHECK := $(BUILD)/.deps-check
 STAMP_COV   := $(BUILD)/.deps-coverage
+STAMP_MODELS := $(BUILD)/.deps-models
 
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wvla -pedantic
@@ -90,7 +95,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export OPENBLAS_NUM_THREADS := 1
 
 .PHONY: all deps check compile-clang tools test accuracy asan valgrind fuzz coverage prove prove-full prove-pack \
-        proved-client demo bench install uninstall clean examples
+        proved-client demo bench install uninstall clean examples models models-ship test-models
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
 
@@ -352,6 +357,49 @@ bench: $(STAMP_BENCH)
 	@for gp in $(BUILD)/bench/*.gp; do [ -f "$$gp" ] || continue; \
 	    (cd $(BUILD)/bench && gnuplot "$$(basename "$$gp")") && echo "plot: $${gp%.gp}.png"; done
 
+# --- models: problems exported from MuJoCo models (tools/nsm-model, docs/models.md) ---------
+# nsm-model links MuJoCo and cJSON; it is a tool outside the library (no libnsmech inside).
+# Each shipped problem examples/problems/<case>.json is regenerated as build/models/<case>.json
+# from examples/models/<case>.state.json with MODEL_XML_<case> and MODEL_CMD_<case> (impact
+# when unset). make models-ship copies the regenerated problems over the shipped ones.
+MUJOCO_MODELS ?= /usr/share/mujoco/model
+MODEL_SRC    := $(sort $(wildcard tools/nsm-model/*.c))
+MODEL_BIN    := $(BUILD)/nsm-model
+MODEL_CASES  := humanoid_land_one_foot humanoid_land_two_feet box_land_flat dynamics_humanoid_stand
+MODEL_XML_humanoid_land_one_foot  := $(MUJOCO_MODELS)/humanoid/humanoid.xml
+MODEL_XML_humanoid_land_two_feet  := $(MUJOCO_MODELS)/humanoid/humanoid.xml
+MODEL_XML_dynamics_humanoid_stand := $(MUJOCO_MODELS)/humanoid/humanoid.xml
+MODEL_CMD_dynamics_humanoid_stand := dynamics
+MODEL_XML_box_land_flat           := examples/models/box.xml
+MODEL_OUT    := $(patsubst %,$(BUILD)/models/%.json,$(MODEL_CASES))
+MODEL_FLAGS  := $(WARN) $(OPT) $(CFLAGS)
+
+$(MODEL_BIN): $(MODEL_SRC) | $(STAMP_MODELS)
+	$(CC) $(MODEL_FLAGS) $(MODEL_SRC) -lmujoco -lcjson -lm -o $@
+
+$(BUILD)/models/box_land_flat.json: examples/models/box.xml
+
+$(BUILD)/models/%.json: examples/models/%.state.json $(MODEL_BIN)
+	@mkdir -p $(dir $@)
+	$(MODEL_BIN) $(or $(MODEL_CMD_$*),impact) $(MODEL_XML_$*) $< > $@.tmp && mv $@.tmp $@
+
+models: $(MODEL_BIN) $(MODEL_OUT)
+
+models-ship: models
+	@for c in $(MODEL_CASES); do cp $(BUILD)/models/$$c.json examples/problems/$$c.json; done
+	@echo "models-ship: $(words $(MODEL_CASES)) problems copied to examples/problems/"
+
+# The independent finite-difference computations the tests compare nsm-model with.
+$(BUILD)/models/fdcheck: tests/models/fdcheck.c | $(STAMP_MODELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(MODEL_FLAGS) $< -lmujoco -lcjson -lm -o $@
+
+# Debian's python3 (python3-numpy of the models profile), whatever python3 comes first in PATH.
+MODELS_PYTHON ?= /usr/bin/python3
+
+test-models: models $(NSM_BIN) $(BUILD)/models/fdcheck
+	@MUJOCO_MODELS=$(MUJOCO_MODELS) $(MODELS_PYTHON) tests/models/run.py $(BUILD)
+
 # --- install ------------------------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/nsmech $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -378,4 +426,4 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/valgrind $(COV_DIR) \
 	       $(BUILD)/examples $(BUILD)/bench $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang \
 	       $(NSM_BIN) $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results $(PC_OUT) $(BUILD)/stage \
-	       $(BUILD)/fuzz
+	       $(BUILD)/fuzz $(BUILD)/models $(MODEL_BIN)

@@ -13,7 +13,8 @@ def main(nsm, outdir, problems):
     ok = True
     for path in problems:
         name = os.path.splitext(os.path.basename(path))[0]
-        cmd = "impact" if name.startswith("impact") else "dynamics"
+        with open(path) as f:  # impact problems have contact rows Jn, dynamics ones do not
+            cmd = "impact" if "Jn" in json.load(f) else "dynamics"
         run = subprocess.run([nsm, cmd, path], capture_output=True, text=True)
         if run.stdout:
             with open(os.path.join(outdir, name + ".json"), "w") as f:

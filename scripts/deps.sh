@@ -11,6 +11,8 @@
 #                              Valgrind, Frama-C, Why3, Z3, CVC4 (make check, make test,
 #                              make fuzz, make valgrind, make prove)
 #   sh scripts/deps.sh coverage  build + CUnit, LAPACKE, gcovr (make coverage)
+#   sh scripts/deps.sh models  build + MuJoCo (library, headers, sample models), cJSON,
+#                              python3-numpy (make models, make test-models: tools/nsm-model)
 # Without an argument: check (everything).
 set -eu
 
@@ -23,8 +25,9 @@ bench) PKGS="$BUILD_PKGS liblapacke-dev gnuplot-nox" ;;
 check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang libclang-rt-14-dev python3 valgrind
     frama-c-base why3 z3 cvc4" ;;
 coverage) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev gcovr" ;;
+models) PKGS="$BUILD_PKGS libmujoco-dev libmujoco-samples libcjson-dev python3 python3-numpy" ;;
 *)
-    echo "deps.sh: unknown profile '$profile' (build, demo, bench, check, coverage)" >&2
+    echo "deps.sh: unknown profile '$profile' (build, demo, bench, check, coverage, models)" >&2
     exit 2
     ;;
 esac
