@@ -12,6 +12,7 @@
 #include "prop.h"
 #include "sweep.h"
 #include "nsmech.h"
+#include "../src/linalg/internal.h"
 
 #define EPS DBL_EPSILON
 #define CASES 500u
@@ -1099,6 +1100,78 @@ static void test_chol_solve_empty(void)
     CU_ASSERT_EQUAL(nsm_chol_solve(0, 0, NULL, NULL), NSM_OK);
 }
 
+/* The internal vector kernels of src/linalg/vec.c (contracts in src/linalg/internal.h) against
+   plain loops: exact where the order of operations is the same, within rounding otherwise. */
+static void test_vec_kernels(void)
+{
+    enum { R = 5, C = 7 };
+    double x[C], y[C], z[C], U[R * C], t[R], out[C], Q[R * C];
+    for (size_t i = 0; i < C; i++) {
+        x[i] = 0.25 * (double)i - 0.8;
+        y[i] = 1.0 / (double)(i + 2);
+    }
+    for (size_t i = 0; i < R * C; i++) {
+        U[i] = (double)((i * 7) % 11) - 5.0;
+    }
+    double ref = 0.0;
+    double big = 0.0;
+    for (size_t i = 0; i < C; i++) {
+        ref += x[i] * y[i];
+        big = fabs(x[i]) > big ? fabs(x[i]) : big;
+    }
+    CU_ASSERT_DOUBLE_EQUAL(nsm_vec_dot(C, x, y), ref, 1e-14);
+    CU_ASSERT_EQUAL(nsm_vec_sumsq(C, x), nsm_vec_dot(C, x, x));
+    CU_ASSERT_EQUAL(nsm_vec_absmax(C, x), big);
+    CU_ASSERT_EQUAL(nsm_vec_dot(0, x, y), 0.0);
+    nsm_vec_copy(C, x, z);
+    CU_ASSERT_EQUAL(memcmp(z, x, sizeof x), 0);
+    nsm_vec_axpy(C, -2.0, y, z);
+    for (size_t i = 0; i < C; i++) {
+        CU_ASSERT_EQUAL(z[i], x[i] + -2.0 * y[i]);
+    }
+    nsm_vec_scale(C, 3.0, x, z);
+    for (size_t i = 0; i < C; i++) {
+        CU_ASSERT_EQUAL(z[i], 3.0 * x[i]);
+    }
+    nsm_vec_scale(C, 0.5, z, z); /* in place */
+    for (size_t i = 0; i < C; i++) {
+        CU_ASSERT_EQUAL(z[i], 0.5 * (3.0 * x[i]));
+    }
+    nsm_vec_zero(C, z);
+    for (size_t i = 0; i < C; i++) {
+        CU_ASSERT_EQUAL(z[i], 0.0);
+    }
+    nsm_mat_eye(R, C, Q);
+    for (size_t i = 0; i < R; i++) {
+        for (size_t j = 0; j < C; j++) {
+            CU_ASSERT_EQUAL(Q[i * C + j], i == j ? 1.0 : 0.0);
+        }
+    }
+    nsm_mat_eye(C, R, Q);
+    for (size_t i = 0; i < C; i++) {
+        for (size_t j = 0; j < R; j++) {
+            CU_ASSERT_EQUAL(Q[i * R + j], i == j ? 1.0 : 0.0);
+        }
+    }
+    /* t = U x (exactly a dot per row), out = -1.5 Uᵀ t (within rounding of the loop order). */
+    nsm_mat_vec(0, R, C, 1.0, U, x, t);
+    for (size_t i = 0; i < R; i++) {
+        CU_ASSERT_EQUAL(t[i], nsm_vec_dot(C, U + i * C, x));
+    }
+    nsm_mat_vec(1, R, C, -1.5, U, t, out);
+    for (size_t j = 0; j < C; j++) {
+        double s = 0.0;
+        for (size_t i = 0; i < R; i++) {
+            s += U[i * C + j] * t[i];
+        }
+        CU_ASSERT_DOUBLE_EQUAL(out[j], -1.5 * s, 1e-12 * (1.0 + fabs(s)));
+    }
+    nsm_mat_vec(1, 0, C, 2.0, U, t, out); /* no rows: out = 0 */
+    for (size_t j = 0; j < C; j++) {
+        CU_ASSERT_EQUAL(out[j], 0.0);
+    }
+}
+
 static CU_TestInfo linalg_tests[] = {
     {"gemm/gemv/syrk vs plain loops (all transposes, sizes from 0)", test_products},
     {"Cholesky vs LAPACK dpotrf/dposv, rejection of non-SPD", test_chol},
@@ -1111,6 +1184,7 @@ static CU_TestInfo linalg_tests[] = {
     {"SVD of graded, nearly orthogonal columns vs the 2x2 closed form", test_svd_graded_columns},
     {"bases of a row space along a coordinate axis", test_range_null_axis},
     {"Cholesky solve with n = 0 or no right-hand side", test_chol_solve_empty},
+    {"internal vector kernels (vec.c) vs plain loops", test_vec_kernels},
     CU_TEST_INFO_NULL,
 };
 

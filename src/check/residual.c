@@ -135,115 +135,110 @@ static nsm_status chk_finite3(size_t n, const double *A, const double *B, const 
     return NSM_OK;
 }
 
-nsm_status nsm_check_product(size_t n, const double *A, const double *B, const double *C,
-                             double *res)
+/* What a checker computes from the matrices it is given (chk_run). */
+typedef enum chk_core {
+    CHK_PROD = 0,      /* max_ij |(A·B − C)_ij| */
+    CHK_PROD_NO_C = 1, /* max_ij |(A·B)_ij|; C is not read (pass NULL) */
+    CHK_SYM = 2        /* max_ij |(A − Aᵀ)_ij|; B and C are not read (pass NULL) */
+} chk_core;
+
+/*
+ * The one driver of the residual checkers: NULL arguments, then the size, then finiteness of
+ * the matrices the core reads (each distinct one scanned once), then the core. The NULL test
+ * covers exactly the matrices the core reads. *res is written only for valid arguments (the
+ * assigns clause says so, for the callers' "assigns \nothing" on errors).
+ */
+/*@ requires core: core == CHK_PROD || core == CHK_PROD_NO_C || core == CHK_SYM;
+    requires valid_A: A == \null || \valid_read(A + (0 .. n*n - 1));
+    requires valid_B: B == \null || \valid_read(B + (0 .. n*n - 1));
+    requires valid_C: C == \null || \valid_read(C + (0 .. n*n - 1));
+    requires valid_res: res == \null || \valid(res);
+    assigns res[0 .. ((A != \null && res != \null && (core == CHK_SYM || B != \null) &&
+                       (core != CHK_PROD || C != \null) && 1 <= n && n <= NSM_MAX_DIM) ?
+                      0 : -1)];
+    behavior null_arg:
+      assumes A == \null || res == \null || (core != CHK_SYM && B == \null) ||
+              (core == CHK_PROD && C == \null);
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes A != \null && res != \null && (core == CHK_SYM || B != \null) &&
+              (core != CHK_PROD || C != \null);
+      assumes n == 0 || n > NSM_MAX_DIM;
+      assigns \nothing;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes A != \null && res != \null && (core == CHK_SYM || B != \null) &&
+              (core != CHK_PROD || C != \null);
+      assumes 1 <= n <= NSM_MAX_DIM;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures untouched: \result != NSM_OK ==> *res == \old(*res);
+      ensures prod: \result == NSM_OK && core == CHK_PROD ==>
+                    chk_prod_max{Pre}(*res, A, B, C, 1, n);
+      ensures prod_no_c: \result == NSM_OK && core == CHK_PROD_NO_C ==>
+                         chk_prod_max{Pre}(*res, A, B, \null, 0, n);
+      ensures sym: \result == NSM_OK && core == CHK_SYM ==> chk_sym_max{Pre}(*res, A, n);
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status chk_run(chk_core core, size_t n, const double *A, const double *B,
+                          const double *C, double *res)
 {
-    if (A == NULL || B == NULL || C == NULL || res == NULL) {
+    if (A == NULL || res == NULL || (core != CHK_SYM && B == NULL) ||
+        (core == CHK_PROD && C == NULL)) {
         return NSM_ERR_NULL;
     }
     if (!nsm_dim_ok(n)) {
         return NSM_ERR_SIZE;
     }
-    nsm_status st = chk_finite3(n, A, B, C);
+    const double *Bs = (core == CHK_SYM || B == A) ? NULL : B;
+    const double *Cs = (core != CHK_PROD || C == A || C == B) ? NULL : C;
+    nsm_status st = chk_finite3(n, A, Bs, Cs);
     if (st != NSM_OK) {
         return st;
     }
-    *res = chk_prod_core(n, A, B, C, 1);
+    if (core == CHK_PROD) {
+        *res = chk_prod_core(n, A, B, C, 1);
+    } else if (core == CHK_PROD_NO_C) {
+        *res = chk_prod_core(n, A, B, NULL, 0);
+    } else {
+        *res = chk_sym_core(n, A);
+    }
     return NSM_OK;
+}
+
+nsm_status nsm_check_product(size_t n, const double *A, const double *B, const double *C,
+                             double *res)
+{
+    return chk_run(CHK_PROD, n, A, B, C, res);
 }
 
 nsm_status nsm_check_idempotent(size_t n, const double *P, double *res)
 {
-    if (P == NULL || res == NULL) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n)) {
-        return NSM_ERR_SIZE;
-    }
-    nsm_status st = chk_finite3(n, P, NULL, NULL);
-    if (st != NSM_OK) {
-        return st;
-    }
-    *res = chk_prod_core(n, P, P, P, 1);
-    return NSM_OK;
+    return chk_run(CHK_PROD, n, P, P, P, res);
 }
 
 nsm_status nsm_check_symmetry(size_t n, const double *P, double *res)
 {
-    if (P == NULL || res == NULL) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n)) {
-        return NSM_ERR_SIZE;
-    }
-    nsm_status st = chk_finite3(n, P, NULL, NULL);
-    if (st != NSM_OK) {
-        return st;
-    }
-    *res = chk_sym_core(n, P);
-    return NSM_OK;
+    return chk_run(CHK_SYM, n, P, NULL, NULL, res);
 }
 
 nsm_status nsm_check_pr(size_t n, const double *P, const double *R, double *res)
 {
-    if (P == NULL || R == NULL || res == NULL) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n)) {
-        return NSM_ERR_SIZE;
-    }
-    nsm_status st = chk_finite3(n, P, R, NULL);
-    if (st != NSM_OK) {
-        return st;
-    }
-    *res = chk_prod_core(n, P, R, P, 1);
-    return NSM_OK;
+    return chk_run(CHK_PROD, n, P, R, P, res);
 }
 
 nsm_status nsm_check_qs(size_t n, const double *Q, const double *S, double *res)
 {
-    if (Q == NULL || S == NULL || res == NULL) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n)) {
-        return NSM_ERR_SIZE;
-    }
-    nsm_status st = chk_finite3(n, Q, S, NULL);
-    if (st != NSM_OK) {
-        return st;
-    }
-    *res = chk_prod_core(n, Q, S, S, 1);
-    return NSM_OK;
+    return chk_run(CHK_PROD, n, Q, S, S, res);
 }
 
 nsm_status nsm_check_sq(size_t n, const double *S, const double *Q, double *res)
 {
-    if (S == NULL || Q == NULL || res == NULL) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n)) {
-        return NSM_ERR_SIZE;
-    }
-    nsm_status st = chk_finite3(n, S, Q, NULL);
-    if (st != NSM_OK) {
-        return st;
-    }
-    *res = chk_prod_core(n, S, Q, Q, 1);
-    return NSM_OK;
+    return chk_run(CHK_PROD, n, S, Q, Q, res);
 }
 
 nsm_status nsm_check_plambda(size_t n, const double *P, const double *Lambda, double *res)
 {
-    if (P == NULL || Lambda == NULL || res == NULL) {
-        return NSM_ERR_NULL;
-    }
-    if (!nsm_dim_ok(n)) {
-        return NSM_ERR_SIZE;
-    }
-    nsm_status st = chk_finite3(n, P, Lambda, NULL);
-    if (st != NSM_OK) {
-        return st;
-    }
-    *res = chk_prod_core(n, P, Lambda, NULL, 0);
-    return NSM_OK;
+    return chk_run(CHK_PROD_NO_C, n, P, Lambda, NULL, res);
 }

@@ -51,6 +51,51 @@ void nsm_vec_axpy(size_t len, double w, const double *x, double *y);
  */
 double nsm_vec_absmax(size_t len, const double *x);
 
+/** y[0 .. len-1] = x[0 .. len-1] (vec.c), entry by entry in increasing order; the copy is
+    exact when x and y do not overlap (and harmless when x == y). */
+/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid: \valid_read(x + (0 .. len - 1)) && \valid(y + (0 .. len - 1));
+    assigns y[0 .. len - 1];
+    ensures copy: \separated(x + (0 .. len - 1), y + (0 .. len - 1)) ==>
+                  \forall integer i; 0 <= i < len ==> y[i] == x[i];
+ */
+void nsm_vec_copy(size_t len, const double *x, double *y);
+
+/** y[0 .. len-1] = 0 (vec.c). */
+/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid: \valid(y + (0 .. len - 1));
+    assigns y[0 .. len - 1];
+    ensures zero: \forall integer i; 0 <= i < len ==> y[i] == 0;
+ */
+void nsm_vec_zero(size_t len, double *y);
+
+/** y[0 .. len-1] = alpha · x[0 .. len-1] (vec.c); x may equal y. */
+/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid: \valid_read(x + (0 .. len - 1)) && \valid(y + (0 .. len - 1));
+    assigns y[0 .. len - 1];
+ */
+void nsm_vec_scale(size_t len, double alpha, const double *x, double *y);
+
+/** Q (rows×cols, row-major) = [I 0] or [I; 0]: 1 at (i, i), 0 elsewhere (vec.c). */
+/*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
+    requires valid_Q: \valid(Q + (0 .. rows*cols - 1));
+    assigns Q[0 .. rows*cols - 1];
+ */
+void nsm_mat_eye(size_t rows, size_t cols, double *Q);
+
+/** y = alpha · U x (trans == 0; x has cols entries, y rows: one nsm_vec_dot per row) or
+    y = alpha · Uᵀ x (trans != 0; x has rows entries, y cols: y = 0, then one nsm_vec_axpy per
+    row) for U (rows×cols, row-major); no rows or columns give y = 0 (vec.c). y overlaps
+    neither U nor x. */
+/*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
+    requires valid_U: \valid_read(U + (0 .. rows*cols - 1));
+    requires valid_x: \valid_read(x + (0 .. (trans != 0 ? rows : cols) - 1));
+    requires valid_y: \valid(y + (0 .. (trans != 0 ? cols : rows) - 1));
+    assigns y[0 .. (trans != 0 ? cols : rows) - 1];
+ */
+void nsm_mat_vec(int trans, size_t rows, size_t cols, double alpha, const double *U,
+                 const double *x, double *y);
+
 /** Workspace (doubles) of nsm_lq_factor for an m×n matrix: 2mn + m² + 3m. */
 /*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
     assigns \nothing;

@@ -260,20 +260,7 @@ static size_t lq_pivoted(size_t m, size_t n, double rtol, double *W, double *V, 
 static void lq_form(size_t len, size_t r, const double *V, const double *tau,
                     double *Yt)
 {
-    /*@ loop invariant 0 <= j <= r;
-        loop assigns j, Yt[0 .. r*len - 1];
-        loop variant r - j;
-     */
-    for (size_t j = 0; j < r; j++) {
-        /*@ assert row: j*len + len <= r*len; */
-        /*@ loop invariant 0 <= c <= len;
-            loop assigns c, Yt[0 .. r*len - 1];
-            loop variant len - c;
-         */
-        for (size_t c = 0; c < len; c++) {
-            Yt[j * len + c] = j == c ? 1.0 : 0.0;
-        }
-    }
+    nsm_mat_eye(r, len, Yt);
     /*@ loop invariant 0 <= k <= r;
         loop assigns k, Yt[0 .. r*len - 1];
         loop variant k;
@@ -393,52 +380,6 @@ static int lq_solve_upper(size_t r, size_t m, const double *S, double *t)
     return 1;
 }
 
-/* out (b) = alpha · Σ_j t_j U[j, :] for U (r×b): a combination of rows, each an axpy. */
-/*@ requires dims: r <= NSM_MAX_DIM && 1 <= b <= NSM_MAX_DIM;
-    requires valid_U: r == 0 || \valid_read(U + (0 .. r*b - 1));
-    requires valid_t: r == 0 || \valid_read(t + (0 .. r - 1));
-    requires valid_out: \valid(out + (0 .. b - 1));
-    assigns out[0 .. b - 1];
- */
-static void lq_combine(size_t r, size_t b, double alpha, const double *U, const double *t,
-                       double *out)
-{
-    /*@ loop invariant 0 <= i <= b;
-        loop assigns i, out[0 .. b - 1];
-        loop variant b - i;
-     */
-    for (size_t i = 0; i < b; i++) {
-        out[i] = 0.0;
-    }
-    /*@ loop invariant 0 <= j <= r;
-        loop assigns j, out[0 .. b - 1];
-        loop variant r - j;
-     */
-    for (size_t j = 0; j < r; j++) {
-        /*@ assert row: j*b + b <= r*b; */
-        nsm_vec_axpy(b, alpha * t[j], U + j * b, out);
-    }
-}
-
-/* t[j] = U[j, :] · x for the r rows of U (r×b). */
-/*@ requires dims: 1 <= r <= NSM_MAX_DIM && 1 <= b <= NSM_MAX_DIM;
-    requires valid_U: \valid_read(U + (0 .. r*b - 1));
-    requires valid_x: \valid_read(x + (0 .. b - 1));
-    requires valid_t: \valid(t + (0 .. r - 1));
-    assigns t[0 .. r - 1];
- */
-static void lq_rows_dot(size_t r, size_t b, const double *U, const double *x, double *t)
-{
-    /*@ loop invariant 0 <= j <= r;
-        loop assigns j, t[0 .. r - 1];
-        loop variant r - j;
-     */
-    for (size_t j = 0; j < r; j++) {
-        /*@ assert row: j*b + b <= r*b; */
-        t[j] = nsm_vec_dot(b, U + j * b, x);
-    }
-}
-
 size_t nsm_lq_factor_work(size_t m, size_t n)
 {
     return 2u * m * n + m * m + 3u * m;
@@ -506,21 +447,41 @@ nsm_status nsm_lq_factor(size_t m, size_t n, const double *A, double rtol, size_
     return NSM_OK;
 }
 
+/* The two products with A⁺ share one shape: t = Uin·x (r rows of length bin), then
+   t ← S⁻ᵀt (upper != 0, back substitution) or t ← S⁻¹t (forward), then out = alpha·Uoutᵀt
+   (length bout); r = 0 gives out = 0. */
+/*@ requires dims: 1 <= m <= NSM_MAX_DIM && r <= m && 1 <= bin <= NSM_MAX_DIM &&
+                   1 <= bout <= NSM_MAX_DIM;
+    requires valid_f: r == 0 || (\valid_read(Uin + (0 .. r*bin - 1)) &&
+                                 \valid_read(S + (0 .. r*m - 1)) &&
+                                 \valid_read(Uout + (0 .. r*bout - 1)));
+    requires valid_x: \valid_read(x + (0 .. bin - 1));
+    requires valid_t: \valid(t + (0 .. m - 1));
+    requires valid_out: \valid(out + (0 .. bout - 1));
+    assigns t[0 .. m - 1], out[0 .. bout - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_RANK;
+ */
+static nsm_status lq_pinv_apply(size_t m, size_t r, int upper, double alpha, const double *Uin,
+                                size_t bin, const double *S, const double *Uout, size_t bout,
+                                const double *x, double *t, double *out)
+{
+    if (r > 0u) {
+        nsm_mat_vec(0, r, bin, 1.0, Uin, x, t);
+        int ok = upper ? lq_solve_upper(r, m, S, t) : lq_solve_lower(r, m, S, t);
+        if (!ok) {
+            return NSM_ERR_RANK;
+        }
+    }
+    nsm_mat_vec(1, r, bout, alpha, Uout, t, out);
+    return NSM_OK;
+}
+
 /* t = V2t z, t ← S⁻ᵀ t, out = alpha · Ytᵀ t. */
 nsm_status nsm_lq_pinv_mv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
                           const double *S, const double *V2t, const double *z, double *t,
                           double *out)
 {
-    if (r == 0u) {
-        lq_combine(0u, n, 0.0, Yt, t, out);
-        return NSM_OK;
-    }
-    lq_rows_dot(r, m, V2t, z, t);
-    if (!lq_solve_upper(r, m, S, t)) {
-        return NSM_ERR_RANK;
-    }
-    lq_combine(r, n, alpha, Yt, t, out);
-    return NSM_OK;
+    return lq_pinv_apply(m, r, 1, alpha, V2t, m, S, Yt, n, z, t, out);
 }
 
 /* t = Yt q, t ← S⁻¹ t, out = alpha · V2tᵀ t. */
@@ -528,14 +489,5 @@ nsm_status nsm_lq_pinv_mtv(size_t m, size_t n, size_t r, double alpha, const dou
                            const double *S, const double *V2t, const double *q, double *t,
                            double *out)
 {
-    if (r == 0u) {
-        lq_combine(0u, m, 0.0, V2t, t, out);
-        return NSM_OK;
-    }
-    lq_rows_dot(r, n, Yt, q, t);
-    if (!lq_solve_lower(r, m, S, t)) {
-        return NSM_ERR_RANK;
-    }
-    lq_combine(r, m, alpha, V2t, t, out);
-    return NSM_OK;
+    return lq_pinv_apply(m, r, 0, alpha, Yt, n, S, V2t, m, q, t, out);
 }

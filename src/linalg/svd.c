@@ -14,42 +14,6 @@
 #include "internal.h"
 #include "../nsm_math.h"
 
-/* a[0 .. len-1] · b[0 .. len-1]. */
-/*@ requires len: len <= NSM_MAX_DIM;
-    requires valid_a: \valid_read(a + (0 .. len - 1));
-    requires valid_b: \valid_read(b + (0 .. len - 1));
-    assigns \nothing;
- */
-static double dotv(size_t len, const double *a, const double *b)
-{
-    double s = 0.0;
-    /*@ loop invariant 0 <= i <= len;
-        loop assigns i, s;
-        loop variant len - i;
-     */
-    for (size_t i = 0; i < len; i++) {
-        s += a[i] * b[i];
-    }
-    return s;
-}
-
-/* y[0 .. len-1] -= w · x[0 .. len-1]. */
-/*@ requires len: len <= NSM_MAX_DIM;
-    requires valid_x: \valid_read(x + (0 .. len - 1));
-    requires valid_y: \valid(y + (0 .. len - 1));
-    assigns y[0 .. len - 1];
- */
-static void axpy_neg(size_t len, double w, const double *x, double *y)
-{
-    /*@ loop invariant 0 <= i <= len;
-        loop assigns i, y[0 .. len - 1];
-        loop variant len - i;
-     */
-    for (size_t i = 0; i < len; i++) {
-        y[i] -= w * x[i];
-    }
-}
-
 /* Rotate the pair (x, y) of length len: x ← c·x − s·y, y ← s·x + c·y. */
 /*@ requires len: len <= NSM_MAX_DIM;
     requires valid_x: \valid(x + (0 .. len - 1));
@@ -103,9 +67,9 @@ static void swap_rows(size_t len, double *x, double *y)
 static int jacobi_pair(size_t q, size_t p, double *hi, double *hj, double *ri, double *rj,
                        double tol)
 {
-    double a = dotv(q, hi, hi);
-    double b = dotv(q, hj, hj);
-    double g = dotv(q, hi, hj);
+    double a = nsm_vec_dot(q, hi, hi);
+    double b = nsm_vec_dot(q, hj, hj);
+    double g = nsm_vec_dot(q, hi, hj);
     if (!(a > 0.0) || !(b > 0.0)) {
         return 0;
     }
@@ -178,7 +142,7 @@ static void sort_rows(size_t p, size_t q, double *H, double *R, double *s)
      */
     for (size_t i = 0; i < p; i++) {
         /*@ assert hi: i*q + q <= p*q; */
-        double ss = dotv(q, H + i * q, H + i * q);
+        double ss = nsm_vec_dot(q, H + i * q, H + i * q);
         s[i] = ss > 0.0 ? sqrt(ss) : 0.0;
     }
     /*@ loop invariant 0 <= i <= p;
@@ -242,20 +206,7 @@ static void load_scaled(size_t m, size_t n, const double *A, double big, double 
             }
         }
     }
-    /*@ loop invariant 0 <= i <= p;
-        loop assigns i, R[0 .. p*p - 1];
-        loop variant p - i;
-     */
-    for (size_t i = 0; i < p; i++) {
-        /*@ loop invariant 0 <= j <= p;
-            loop assigns j, R[0 .. p*p - 1];
-            loop variant p - j;
-         */
-        for (size_t j = 0; j < p; j++) {
-            /*@ assert ij: i*p + j < p*p; */
-            R[i * p + j] = (i == j) ? 1.0 : 0.0;
-        }
-    }
+    nsm_mat_eye(p, p, R);
 }
 
 /*
@@ -290,14 +241,7 @@ static nsm_status svd_core(size_t m, size_t n, const double *A, double *work, do
         for (size_t i = 0; i < p * (m + n + 1u); i++) {
             work[i] = 0.0;
         }
-        /*@ loop invariant 0 <= i <= p;
-            loop assigns i, R[0 .. p*p - 1];
-            loop variant p - i;
-         */
-        for (size_t i = 0; i < p; i++) {
-            /*@ assert d: i*p + i < p*p; */
-            R[i * p + i] = 1.0;
-        }
+        nsm_mat_eye(p, p, R);
         return NSM_OK;
     }
     load_scaled(m, n, A, b, H, R);
@@ -390,23 +334,6 @@ size_t nsm_svd_work(size_t m, size_t n)
     }
     size_t p = m <= n ? m : n;
     return p * (m + n + 1u);
-}
-
-/* out[j] = sw[j]·big for j < p (singular values scaled back). */
-/*@ requires dim: p <= NSM_MAX_DIM;
-    requires valid_sw: \valid_read(sw + (0 .. p - 1));
-    requires valid_out: \valid(out + (0 .. p - 1));
-    assigns out[0 .. p - 1];
- */
-static void scale_back(size_t p, const double *sw, double big, double *out)
-{
-    /*@ loop invariant 0 <= j <= p;
-        loop assigns j, out[0 .. p - 1];
-        loop variant p - j;
-     */
-    for (size_t j = 0; j < p; j++) {
-        out[j] = sw[j] * big;
-    }
 }
 
 /* L (q×p) = Hᵀ with column j divided by sw[j] (0 where sw[j] is not positive). */
@@ -571,7 +498,7 @@ static nsm_status svd_run(size_t m, size_t n, const double *A, double *s, double
     if (!finite1(sw[0] * big)) {
         return NSM_ERR_NOT_FINITE;
     }
-    scale_back(p, sw, big, s);
+    nsm_vec_scale(p, big, sw, s);
     /* Longer side: normalised rows of H; shorter side: rows of R. */
     double *Long = (m >= n) ? U : V;
     double *Short = (m >= n) ? V : U;
@@ -630,29 +557,6 @@ size_t nsm_range_null_work(size_t m, size_t n)
     return p == 0u ? 0u : p * (m + n + 2u) + n;
 }
 
-/* n×n identity. */
-/*@ requires dim: n <= NSM_MAX_DIM;
-    requires valid_Q: \valid(Q + (0 .. n*n - 1));
-    assigns Q[0 .. n*n - 1];
- */
-static void identity(size_t n, double *Q)
-{
-    /*@ loop invariant 0 <= i <= n;
-        loop assigns i, Q[0 .. n*n - 1];
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        /*@ loop invariant 0 <= j <= n;
-            loop assigns j, Q[0 .. n*n - 1];
-            loop variant n - j;
-         */
-        for (size_t j = 0; j < n; j++) {
-            /*@ assert ij: i*n + j < n*n; */
-            Q[i * n + j] = (i == j) ? 1.0 : 0.0;
-        }
-    }
-}
-
 /*
  * Householder QR of the n×r matrix whose columns are the rows of X (r×n, r < n): on return
  * row k holds β_k at position k and the reflector's tail v_k[k+1 .. n-1] (v_k[k] = 1 implied);
@@ -674,7 +578,7 @@ static void householder_qr(size_t r, size_t n, double *X, double *tau)
         double *xk = X + k * n;
         size_t tl = n - k - 1u;
         double alpha = xk[k];
-        double xn2 = dotv(tl, xk + k + 1u, xk + k + 1u);
+        double xn2 = nsm_vec_dot(tl, xk + k + 1u, xk + k + 1u);
         if (!(xn2 > 0.0)) {
             tau[k] = 0.0;
             continue;
@@ -698,9 +602,9 @@ static void householder_qr(size_t r, size_t n, double *X, double *tau)
         for (size_t j = k + 1u; j < r; j++) {
             /*@ assert xj: j*n + n <= r*n && k*n + n <= j*n; */
             double *xj = X + j * n;
-            double w = tau[k] * (xj[k] + dotv(tl, xk + k + 1u, xj + k + 1u));
+            double w = tau[k] * (xj[k] + nsm_vec_dot(tl, xk + k + 1u, xj + k + 1u));
             xj[k] -= w;
-            axpy_neg(tl, w, xk + k + 1u, xj + k + 1u);
+            nsm_vec_axpy(tl, -w, xk + k + 1u, xj + k + 1u);
         }
     }
 }
@@ -723,9 +627,9 @@ static void apply_q(size_t r, size_t n, const double *X, const double *tau, doub
         /*@ assert xk: k*n + n <= r*n; */
         const double *xk = X + k * n;
         size_t tl = n - k - 1u;
-        double w = tau[k] * (y[k] + dotv(tl, xk + k + 1u, y + k + 1u));
+        double w = tau[k] * (y[k] + nsm_vec_dot(tl, xk + k + 1u, y + k + 1u));
         y[k] -= w;
-        axpy_neg(tl, w, xk + k + 1u, y + k + 1u);
+        nsm_vec_axpy(tl, -w, xk + k + 1u, y + k + 1u);
     }
 }
 
@@ -899,13 +803,13 @@ static nsm_status range_null_run(size_t m, size_t n, const double *A, double rto
     }
     size_t r = count_rank(p, sw, rtol);
     if (sv != NULL) {
-        scale_back(p, sw, big, sv);
+        nsm_vec_scale(p, big, sw, sv);
     }
     if (m >= n) {
         /* R (n×n) is orthogonal; its rows are the right singular vectors. */
         transpose_sq(n, R, basis);
     } else if (r == 0u) {
-        identity(n, basis);
+        nsm_mat_eye(n, n, basis);
     } else {
         double *tau = work + p * (m + n + 1u);
         double *y = tau + p;
@@ -923,7 +827,7 @@ nsm_status nsm_range_null(size_t m, size_t n, const double *A, double rtol, size
         return st;
     }
     if (m == 0u || n == 0u) {
-        identity(n, basis);
+        nsm_mat_eye(n, n, basis);
         *rank = 0u;
         return NSM_OK;
     }

@@ -1,10 +1,12 @@
 /*
  * Vector kernels of the linalg module (contracts in src/linalg/internal.h), used by lq.c,
- * svd.c, chol.c and src/projection. Dot, sum of squares and axpy are written two or four
- * entries per iteration so that GCC at -O2 (whose cost model vectorises no loop that needs a
- * scalar epilogue) and clang pack them into SIMD operations. The partial sums of nsm_vec_dot
- * and nsm_vec_sumsq are added at the end in a fixed order: deterministic, though not the order
- * of a sequential sum.
+ * svd.c, chol.c, src/setvalued and src/projection: dot, sum of squares, axpy (BLAS order:
+ * y += alpha·x), zero fill, copy, scale, largest magnitude, and on row-major matrices the
+ * identity fill and y = alpha·U·x or alpha·Uᵀ·x. Dot, sum of squares and axpy are written two
+ * or four entries per iteration so that GCC at -O2 (whose cost model vectorises no loop that
+ * needs a scalar epilogue) and clang pack them into SIMD operations. The partial sums of
+ * nsm_vec_dot (and so of nsm_vec_sumsq) are added at the end in a fixed order: deterministic,
+ * though not the order of a sequential sum.
  */
 #include "internal.h"
 #include "../nsm_math.h"
@@ -38,35 +40,11 @@ double nsm_vec_dot(size_t len, const double *a, const double *b)
     return (s0 + s2) + (s1 + s3);
 }
 
+/* x · x: nsm_vec_dot's loop with both operands x, whose products x_i·x_i are >= 0 (so the sum
+   is; fabs changes nothing but states it). */
 double nsm_vec_sumsq(size_t len, const double *x)
 {
-    double s0 = 0.0;
-    double s1 = 0.0;
-    double s2 = 0.0;
-    double s3 = 0.0;
-    size_t i = 0;
-    /*@ loop invariant 0 <= i <= len;
-        loop invariant nonneg: s0 >= 0 && s1 >= 0 && s2 >= 0 && s3 >= 0;
-        loop assigns i, s0, s1, s2, s3;
-        loop variant len - i;
-     */
-    while (i + 4u <= len) {
-        s0 += x[i] * x[i];
-        s1 += x[i + 1u] * x[i + 1u];
-        s2 += x[i + 2u] * x[i + 2u];
-        s3 += x[i + 3u] * x[i + 3u];
-        i += 4u;
-    }
-    /*@ loop invariant 0 <= i <= len;
-        loop invariant nonneg: s0 >= 0;
-        loop assigns i, s0;
-        loop variant len - i;
-     */
-    while (i < len) {
-        s0 += x[i] * x[i];
-        i++;
-    }
-    return (s0 + s2) + (s1 + s3);
+    return fabs(nsm_vec_dot(len, x, x));
 }
 
 void nsm_vec_dot4(size_t len, const double *x, const double *a, const double *b,
@@ -127,4 +105,80 @@ double nsm_vec_absmax(size_t len, const double *x)
         }
     }
     return big;
+}
+
+void nsm_vec_copy(size_t len, const double *x, double *y)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop invariant copied: \separated(x + (0 .. len - 1), y + (0 .. len - 1)) ==>
+                               \forall integer k; 0 <= k < i ==> y[k] == x[k];
+        loop assigns i, y[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        y[i] = x[i];
+    }
+}
+
+void nsm_vec_zero(size_t len, double *y)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop invariant zero: \forall integer k; 0 <= k < i ==> y[k] == 0;
+        loop assigns i, y[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        y[i] = 0.0;
+    }
+}
+
+void nsm_vec_scale(size_t len, double alpha, const double *x, double *y)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, y[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        y[i] = alpha * x[i];
+    }
+}
+
+/* Zeros everywhere, then the diagonal: no test in the loops. */
+void nsm_mat_eye(size_t rows, size_t cols, double *Q)
+{
+    size_t d = rows < cols ? rows : cols;
+    nsm_vec_zero(rows * cols, Q);
+    /*@ loop invariant 0 <= i <= d;
+        loop assigns i, Q[0 .. rows*cols - 1];
+        loop variant d - i;
+     */
+    for (size_t i = 0; i < d; i++) {
+        /*@ assert diag: i*cols + i < rows*cols; */
+        Q[i * cols + i] = 1.0;
+    }
+}
+
+void nsm_mat_vec(int trans, size_t rows, size_t cols, double alpha, const double *U,
+                 const double *x, double *y)
+{
+    if (trans == 0) {
+        /*@ loop invariant 0 <= j <= rows;
+            loop assigns j, y[0 .. rows - 1];
+            loop variant rows - j;
+         */
+        for (size_t j = 0; j < rows; j++) {
+            /*@ assert row: j*cols + cols <= rows*cols; */
+            y[j] = alpha * nsm_vec_dot(cols, U + j * cols, x);
+        }
+        return;
+    }
+    nsm_vec_zero(cols, y);
+    /*@ loop invariant 0 <= j <= rows;
+        loop assigns j, y[0 .. cols - 1];
+        loop variant rows - j;
+     */
+    for (size_t j = 0; j < rows; j++) {
+        /*@ assert row: j*cols + cols <= rows*cols; */
+        nsm_vec_axpy(cols, alpha * x[j], U + j * cols, y);
+    }
 }

@@ -65,6 +65,33 @@ static void load_tangent(size_t d, const double *lt, double *t0, double *t1)
     *t1 = d == 2 ? lt[1] : 0.0;
 }
 
+/* The value checks of both entry points, after NULL, size (and aliasing): NSM_ERR_ARG unless
+   mu and tol are finite and >= 0 (nsm_cone_project passes tol = 0), then NSM_ERR_NOT_FINITE
+   unless ln and lt are finite; on NSM_OK the tangent is read into (*t0, *t1) (load_tangent). */
+/*@ requires dim: d == 1 || d == 2;
+    requires valid_lt: \valid_read(lt + (0 .. d - 1));
+    requires valid_out: \valid(t0) && \valid(t1) && \separated(t0, t1);
+    requires sep: \separated(t0, lt + (0 .. d - 1)) && \separated(t1, lt + (0 .. d - 1));
+    assigns *t0, *t1;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG || \result == NSM_ERR_NOT_FINITE;
+    ensures args: \result == NSM_OK ==> mu >= 0 && tol >= 0;
+    ensures first: \result == NSM_OK ==> *t0 == lt[0];
+    ensures second: \result == NSM_OK ==> *t1 == (d == 2 ? lt[1] : 0.0);
+    ensures tsq: \result == NSM_OK ==> *t0 * *t0 + *t1 * *t1 == nsm_tsq(d, lt);
+ */
+static nsm_status cone_inputs(size_t d, double mu, double tol, double ln, const double *lt,
+                              double *t0, double *t1)
+{
+    if (!(mu >= 0.0) || !(tol >= 0.0) || !nsm_all_finite(1, &mu) || !nsm_all_finite(1, &tol)) {
+        return NSM_ERR_ARG;
+    }
+    if (!nsm_all_finite(1, &ln) || !nsm_all_finite(d, lt)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    load_tangent(d, lt, t0, t1);
+    return NSM_OK;
+}
+
 /* 1 iff ||(x, y)|| <= r, for r >= 0, decided on values scaled by max(|x|, |y|): the norm is
    never unscaled, so it is not rounded to a subnormal (or to infinity) before the comparison
    (an unscaled subnormal norm made (0, (2^-1074, 2^-1074)) a member of the cone with
@@ -103,15 +130,12 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
     if (d != 1 && d != 2) {
         return NSM_ERR_SIZE;
     }
-    if (!(mu >= 0.0) || !(tol >= 0.0) || !nsm_all_finite(1, &mu) || !nsm_all_finite(1, &tol)) {
-        return NSM_ERR_ARG;
-    }
-    if (!nsm_all_finite(1, &ln) || !nsm_all_finite(d, lt)) {
-        return NSM_ERR_NOT_FINITE;
-    }
     double t0;
     double t1;
-    load_tangent(d, lt, &t0, &t1);
+    nsm_status st = cone_inputs(d, mu, tol, ln, lt, &t0, &t1);
+    if (st != NSM_OK) {
+        return st;
+    }
     double r = mu * ln + tol;
     *inside = ln >= -tol && r >= 0.0 && norm_le(t0, t1, r);
     return NSM_OK;
@@ -267,15 +291,12 @@ nsm_status nsm_cone_project(size_t d, double mu, double ln, const double *lt, do
         nsm_overlap(pnc, 1, lt, d)) {
         return NSM_ERR_ALIAS;
     }
-    if (!(mu >= 0.0) || !nsm_all_finite(1, &mu)) {
-        return NSM_ERR_ARG;
-    }
-    if (!nsm_all_finite(1, &ln) || !nsm_all_finite(d, lt)) {
-        return NSM_ERR_NOT_FINITE;
-    }
     double t0;
     double t1;
-    load_tangent(d, lt, &t0, &t1);
+    nsm_status st = cone_inputs(d, mu, 0.0, ln, lt, &t0, &t1);
+    if (st != NSM_OK) {
+        return st;
+    }
     double a = norm2d(t0, t1);
     /*@ assert was_in: nsm_in_cone_tol{Pre}(d, mu, 0.0, ln, lt) ==>
                          (ln >= 0 && a * a <= (mu * ln) * (mu * ln)); */

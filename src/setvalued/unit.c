@@ -1,6 +1,7 @@
 /* The set-valued Unit map (docs/math.md (I1); [I] eq. 3). */
 #include "nsmech/setvalued.h"
 #include "../nsm_math.h"
+#include "../linalg/internal.h"
 
 nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which, double *u)
 {
@@ -22,18 +23,7 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
     }
     /* Scale by the largest magnitude first so that the sum of squares neither overflows nor
        underflows for finite input. */
-    double big = 0.0;
-    /*@ loop invariant 0 <= i <= n;
-        loop invariant big >= 0;
-        loop assigns i, big;
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        double a = fabs(v[i]);
-        if (a > big) {
-            big = a;
-        }
-    }
+    double big = nsm_vec_absmax(n, v);
     double norm = 0.0;
     double r = 0.0;
     if (big > 0.0) {
