@@ -642,7 +642,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     return rs;
 }
 
-/* nsm_impact_solve_d once the pointers are non-NULL and d, n and m in range: the workspace
+/* nsm_impact_solve once the pointers are non-NULL and d, n and m in range: the workspace
    size, overlaps, options and policy, data; then prepare and the rest (impact_core). */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
@@ -707,14 +707,25 @@ static nsm_status impact_checked(size_t n, size_t m, size_t d, const double *M, 
     return impact_core(n, m, d, M, Jn, mu, v_minus, pol, &o, v_plus, Lambda, info, work);
 }
 
-nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                              const double *Jt, const double *mu, const double *v_minus,
-                              const nsm_impact_policy *pol, const nsm_impact_opts *opts,
-                              double *v_plus, double *Lambda, nsm_impact_info *info, double *work,
-                              size_t lwork)
+nsm_status nsm_impact_solve(const nsm_contact_problem *prob, const nsm_impact_policy *pol,
+                            const nsm_impact_opts *opts, nsm_impact_result *res, double *work,
+                            size_t lwork)
 {
+    if (prob == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    size_t n = prob->n;
+    size_t m = prob->m;
+    size_t d = prob->d;
+    const double *M = prob->M;
+    const double *Jn = prob->Jn;
+    const double *Jt = prob->Jt;
+    const double *mu = prob->mu;
+    const double *v_minus = prob->v_minus;
+    double *v_plus = res->v_plus;
+    double *Lambda = res->Lambda;
     if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL || pol == NULL ||
-        v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
+        v_plus == NULL || Lambda == NULL || work == NULL) {
         return NSM_ERR_NULL;
     }
     if (d != 1 && d != 2) {
@@ -723,24 +734,34 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 3) {
         return NSM_ERR_SIZE;
     }
-    return impact_checked(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda, info, work,
-                          lwork);
-}
-
-nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
-                            const double *mu, const double *v_minus, const nsm_impact_policy *pol,
-                            const nsm_impact_opts *opts, double *v_plus, double *Lambda,
-                            nsm_impact_info *info, double *work, size_t lwork)
-{
-    if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL || pol == NULL ||
-        v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
-        return NSM_ERR_NULL;
+    size_t need = nsm_impact_work(n, m);
+    if (need != 0 && lwork >= need) {
+        /* the result struct over anything else (res->info included; impact_checked checks
+           res->info alone again, with the policy's arrays) */
+        const size_t b = sizeof(double);
+        const nsm_span out[1] = {{(uintptr_t)res, sizeof *res}};
+        const nsm_span in[11] = {{(uintptr_t)M, n * n * b},
+                                 {(uintptr_t)Jn, m * n * b},
+                                 {(uintptr_t)Jt, d * m * n * b},
+                                 {(uintptr_t)mu, m * b},
+                                 {(uintptr_t)v_minus, n * b},
+                                 {(uintptr_t)v_plus, n * b},
+                                 {(uintptr_t)Lambda, (d + 1) * m * b},
+                                 {(uintptr_t)work, need * b},
+                                 {(uintptr_t)prob, sizeof *prob},
+                                 {(uintptr_t)pol, sizeof *pol},
+                                 {(uintptr_t)opts, opts != NULL ? sizeof *opts : 0}};
+        if (nsm_spans_overlap(1, out, 11, in)) {
+            return NSM_ERR_ALIAS;
+        }
     }
-    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 3) {
-        return NSM_ERR_SIZE;
-    }
-    nsm_status r = nsm_impact_solve_d(n, m, 1, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda,
-                                      info, work, lwork);
-    /*@ assert separating: r == NSM_OK ==> nsm_rows_sep(Jn, v_plus, m, n, info->check_tol); */
-    return r;
+    nsm_status st = impact_checked(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda,
+                                   &res->info, work, lwork);
+    /*@ assert kept: prob->n == n && prob->m == m && prob->d == d && prob->Jn == Jn &&
+                     prob->mu == mu && res->v_plus == v_plus && res->Lambda == Lambda; */
+    /*@ assert cones: st == NSM_OK ==> \forall integer c; 0 <= c < prob->m ==>
+                nsm_in_cone_tol(prob->d, prob->mu[c], 0.0,
+                                res->Lambda[(prob->d + 1) * c + prob->d],
+                                res->Lambda + (prob->d + 1) * c); */
+    return st;
 }
