@@ -964,7 +964,7 @@ static void test_exit3_prints_result(void)
  * docs/cli.md: "steps" and "fw_iters" set the integrator's options; a bound not certified
  * within the budget is "not_certified" (exit 3), not "no_bound". A flat box landing on two
  * corners with mu = 100: gamma = 1 (parallel normals), which Frank–Wolfe does not certify
- * from a budget of 50 iterations (the default budget does: tests/test_contact.c); with mu = 1
+ * from a budget of 50 iterations (the default budget does: tests/test_impact.c); with mu = 1
  * and "steps": 40 the run takes at most 40 steps (the default 2000 takes over 600).
  */
 static void test_impact_steps_fw_iters(void)
@@ -1015,7 +1015,7 @@ static void test_impact_steps_fw_iters(void)
 
 /*
  * docs/cli.md: "policy": "priority" with "order" runs NSM_POLICY_PRIORITY. Two contacts
- * (tests/test_contact.c, held contact): priority (0, 1) holds contact 0 at rest while contact
+ * (tests/test_impact.c, held contact): priority (0, 1) holds contact 0 at rest while contact
  * 1 acts, v+ = (0.2518, 0.1309, -0.2812) (computed independently of nsmech).
  */
 static void test_impact_priority(void)

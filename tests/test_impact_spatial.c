@@ -743,7 +743,7 @@ static void test_spatial_sequential_oracle(void)
  * over the penetrating contacts), or weight 1 on the first penetrating contact of the order,
  * to the contacts penetrating at its start, each with the sliding rate -mu u_t/|u_t| at that
  * point (nothing is located), so rest and stick are reached by chattering. As for d = 1
- * (tests/test_contact.c), a case where a contact that had stopped penetrating re-enters beyond
+ * (tests/test_impact.c), a case where a contact that had stopped penetrating re-enters beyond
  * 20 h max|W| (1 + mu) is not compared (the share did not hold it). The oracle at h = S/12500
  * and S/25000 (S = max over penetrating contacts of -u_n/W_nn); the library (which holds
  * contacts at rest, docs/math.md) at 4000 steps: within the tolerance

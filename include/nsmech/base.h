@@ -4,7 +4,9 @@
  * Conventions used by every nsmech module:
  *  - matrices are dense, row-major arrays of double; the leading dimension equals the number
  *    of columns (element (i, j) of an m×n matrix A is A[i*n + j]);
- *  - every public function returns an nsm_status and writes results through pointers;
+ *  - every public function that computes returns an nsm_status and writes its results through
+ *    pointers; work-size queries and counts return size_t, nsm_status_str and
+ *    nsm_impact_arg_fault a static string;
  *  - no function allocates memory: callers pass workspaces sized by a *_work() query;
  *  - dimensions are size_t and limited to NSM_MAX_DIM, so that every index i*n + j and every
  *    workspace size fits comfortably in size_t (the proofs rely on this bound).

@@ -21,7 +21,7 @@ extern "C" {
  * idx (npts entries) is scratch; hull needs npts + 1 entries.
  * Repeated points count once (n identical points give nh = 1).
  * The orientation test is exact for all finite coordinates (a rounded filter, then integer
- * arithmetic: src/contact/hull.c): 1e300 next to 1, subnormal offsets, points a few ulps apart
+ * arithmetic: src/geometry/hull.c): 1e300 next to 1, subnormal offsets, points a few ulps apart
  * next to points at DBL_MAX all give the hull of the points as given.
  * Errors (nothing written): NSM_ERR_NULL, NSM_ERR_SIZE (npts = 0 or > NSM_MAX_DIM²),
  * NSM_ERR_ALIAS (any two of x, y, idx, hull, nh overlap), NSM_ERR_NOT_FINITE.

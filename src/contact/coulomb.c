@@ -1,5 +1,7 @@
 /*
  * Coulomb's law at one contact (coulomb.h; docs/math.md, "Coulomb's law at one contact").
+ * Implements docs/math.md (I2) (the cone of one contact), (I7) (the slip rate) and (I8)
+ * (stick and re-slip at rest).
  */
 #include <float.h>
 #include "coulomb.h"

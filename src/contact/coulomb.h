@@ -1,7 +1,8 @@
 /*
  * Coulomb's law at one contact, per unit normal impulse: the one home of the rules that
  * Routh's method (routh.c planar, routh_spatial.c spatial), the impact integrator's rates
- * (impact_rates.c) and its held contacts (slide.c) share. Internal to the contact module.
+ * (src/impact/impact_rates.c) and its held contacts (src/impact/slide.c) share. Internal: it
+ * belongs to the contact room and is shared with the impact room.
  *
  * A contact's block of the Delassus matrix W: planar W_tt, W_tn; spatial
  * W_tt = [[a11, a12], [a12, a22]] (positive definite where a rule says so), W_tn = (b1, b2).

@@ -1,4 +1,8 @@
-/* Routh's method for one planar contact, resolved exactly by events (zero restitution). */
+/*
+ * Routh's method for one planar contact, resolved exactly by events (zero restitution).
+ * Implements docs/math.md (I4) for one contact with the rates (I7) and (I8), and the
+ * termination bound (I5) ([I] Lemma 2).
+ */
 #include "nsmech/contact.h"
 #include "../nsm_math.h"
 #include "coulomb.h"

@@ -1,5 +1,6 @@
 /*
- * Routh's method for one spatial contact (d = 2), zero restitution.
+ * Routh's method for one spatial contact (d = 2), zero restitution. Implements docs/math.md
+ * (I4) for one contact with the rates (I7) and (I8), and the energy bound (I9).
  *
  * Order of the unknowns: (t1, t2, n). The state along the impact is the accumulated impulse
  * p = (p_t1, p_t2, p_n) and the contact velocity u = u0 + W p, both advanced together.

@@ -1,4 +1,7 @@
-/* Convex hull of points in the plane (Andrew's monotone chain) on an exact orientation test. */
+/*
+ * Convex hull of points in the plane (Andrew's monotone chain) on an exact orientation test:
+ * the picture of an outcome set (docs/math.md, "The picture of a set").
+ */
 #include <stdint.h>
 #include "nsmech/geometry.h"
 #include "../nsm_math.h"

@@ -1,7 +1,8 @@
 /*
  * Validation of the impact solver's arguments: options and policy in their domains (the first
  * fault found names the argument: nsm_impact_arg_fault), mu, the data (finite, M symmetric)
- * and overlaps between outputs, inputs and the policy.
+ * and overlaps between outputs, inputs and the policy: the domains of docs/math.md (I4)'s
+ * data and policies, before anything is computed.
  */
 #include "nsmech/impact.h"
 #include "../nsm_math.h"

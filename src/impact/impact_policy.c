@@ -3,7 +3,7 @@
  * (sequential, priority, simultaneous ratios, sampled draws held for a few steps, one drawn
  * contact at a time for a drawn dwell: bang-bang, the contact that raises an objective
  * (a direction of J v or of v) fastest: extremal, or an explicit schedule of contacts and
- * dwells in impulse).
+ * dwells in impulse). Implements the weights w_c of docs/math.md (I4) and (I11).
  */
 #include <float.h>
 #include <stdint.h>

@@ -1,7 +1,8 @@
 /*
  * Impulse rates of one segment of the integrator: each weighted contact's Coulomb rate on its
  * own block of W (slip, stick, re-slip from rest), the Runge–Kutta rates of spatial
- * segments and the longest segment of a spatial slip (its turn bounded).
+ * segments and the longest segment of a spatial slip (its turn bounded). Implements
+ * docs/math.md (I7), (I8) and the rate (I11) of the inclusion (I4).
  */
 #include "nsmech/impact.h"
 #include "../nsm_math.h"

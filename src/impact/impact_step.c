@@ -1,6 +1,7 @@
 /*
  * The stepping loop of the impact integrator: segment length to the next event, the step, and
  * the loop that stops when no contact penetrates, at the bound or at the step cap.
+ * Implements docs/math.md (I4), the inclusion integrated in s, stopped at the bound of (I5)-(I6).
  */
 #include <float.h>
 #include "nsmech/impact.h"

@@ -1,5 +1,5 @@
 /*
- * Internal helpers shared by the files of the contact module (not part of the public API).
+ * Internal helpers shared by the files of the impact room (not part of the public API).
  */
 #ifndef NSM_CONTACT_INTERNAL_H
 #define NSM_CONTACT_INTERNAL_H

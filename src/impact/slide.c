@@ -1,6 +1,7 @@
 /*
  * Contacts at rest in the impact integrator: held normal weights (sliding modes) and joint
  * stick rates, planar and spatial (docs/math.md, "Contacts at rest: sliding and joint stick").
+ * Implements docs/math.md (I10) and its active-set Newton step (I10a).
  *
  * Along the impact the policy gives weights to the penetrating contacts. A contact already
  * at rest (u_n = 0) that those impulses drive back into penetration may carry impulse too

@@ -1,6 +1,6 @@
 /*
  * Contacts at rest in the impact integrator: held normal weights and joint stick
- * rates (internal to the contact module; docs/math.md, "Contacts at rest: sliding and joint
+ * rates (internal to the impact room; docs/math.md, "Contacts at rest: sliding and joint
  * stick"). Not part of the public API.
  */
 #ifndef NSM_CONTACT_SLIDE_H
@@ -24,7 +24,7 @@
 #define NSM_SLIDE_TOL 1e-14
 
 /** Largest number of free unknowns (positive held weights and stick rates inside their
-    intervals) of the planar active-set Newton step between sweeps (src/contact/slide.c). */
+    intervals) of the planar active-set Newton step between sweeps (src/impact/slide.c). */
 #define NSM_SLIDE_NEWTON_MAX 12u
 
 /** The Newton step is tried after a sweep that moved no unknown across a bound, from sweep

@@ -5,7 +5,7 @@
  * This program is the `accuracy` stage of make check (make accuracy): it runs once, plainly,
  * because the oracle needs millions of explicit steps per case; the same comparisons at the
  * oracle's coarse steps (1e-4) run under the sanitizers and memcheck with every other test
- * (tests/test_contact.c).
+ * (tests/test_impact.c).
  *
  * Problems: 2 to 5 contacts, n from 2m to 2m + 4 generalized velocities (J of full row rank
  * with probability one), M SPD with condition number up to 10, one contact in five

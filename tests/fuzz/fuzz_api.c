@@ -57,14 +57,14 @@
  *     (tests/test_setvalued.c);
  *  P3 nsm_hull2d with coordinates >= 1e153: the orientation tests overflowed and gave a wrong
  *     hull (an index twice); an orientation test that overflows is now evaluated again on
- *     coordinates scaled by 2^-600 (tests/test_contact.c). A first fix scaled every test as
+ *     coordinates scaled by 2^-600 (tests/test_geometry.c). A first fix scaled every test as
  *     soon as one coordinate exceeded 2^500 and lost vertices of order 1 to underflow
  *     (finding_P3_hull_mixed_scale, found by the hull containment assertion);
  *  P4 nsm_cone_project returned NSM_OK with NaN or infinite outputs when the closed form
  *     overflowed; now NSM_ERR_OVERFLOW with nothing written;
  *  P5 nsm_impact_solve[_d] returned NSM_OK with a non-finite v_plus (mu = 1e305): now
  *     NSM_ERR_OVERFLOW, also for the former known cases v_minus ~ 1e200 and an ill-scaled M
- *     (tests/test_contact.c);
+ *     (tests/test_impact.c);
  *  P6 nsm_routh_planar returned NSM_OK with p_n = inf when -u_n/W_nn overflowed, and
  *     nsm_routh_bound an infinite bound: now NSM_ERR_OVERFLOW (tests/test_contact.c); and
  *     nsm_routh_bound returned 0 for a penetrating contact when u0 ~ 1e-234 underflowed its
@@ -76,7 +76,7 @@
  *     1e281 (a CI run's fuzzing; finding_P8_hull_underflow rebuilt from the same failure found
  *     by a stress loop): the exact stage scaled each axis by one power of two and its products
  *     underflowed. It now adds the six products of coordinates in integers, exact for all
- *     finite coordinates (tests/test_contact.c, big-integer orientation property);
+ *     finite coordinates (tests/test_geometry.c, big-integer orientation property);
  *  P9 nsm_routh_spatial stuck a contact at rest whose |W_tt^-1 W_tn| (~3e-265) exceeded a tiny
  *     mu (6e-299, or subnormal): both squares underflowed to 0, and |p_t| left the cone by
  *     a factor 1e34 (a 20-minute run on the tree that fixed P8). The rule at rest now
@@ -99,9 +99,10 @@
  *     Zeno accumulation of stick/slip events that used the 20 000 exact short segments of a
  *     spatial run whatever its steps. They are now also at most NSM_IMPACT_EXACT_SHORT_PER_STEP
  *     (25) per step of h: 463 steps, 0.46 ms at -O2 (tests/test_impact_spatial.c);
- *  K3, K4 nsm_impact_solve (then with positional arguments) did not check info for overlap (K3: info over v_plus returned
- *     NSM_OK with a wrong v_plus; K4: info over Jn overwrote an input): now NSM_ERR_ALIAS
- *     when info overlaps any other argument (tests/test_contact.c). info now lives in the
+ *  K3, K4 nsm_impact_solve (then with positional arguments) did not check info for overlap
+ *     (K3: info over v_plus returned NSM_OK with a wrong v_plus; K4: info over Jn overwrote
+ *     an input): now NSM_ERR_ALIAS when info overlaps any other argument
+ *     (tests/test_impact.c). info now lives in the
  *     result struct nsm_impact_result, which slot I holds: any overlap of the struct with an
  *     argument is NSM_ERR_ALIAS.
  */

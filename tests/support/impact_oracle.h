@@ -5,7 +5,7 @@
  * small steps for the simultaneous and priority rules (oracle_fine), and a coverage measure
  * comparing a set of outcomes with the reference in 2-D projections.
  *
- * Data (all row-major, as in include/nsmech/contact.h with d = 1):
+ * Data (all row-major, as in include/nsmech/impact.h with d = 1):
  *   n generalized velocities (1 .. ORACLE_MAX_N), m contacts (1 .. ORACLE_MAX_M);
  *   M (n×n, symmetric positive definite), Jn (m×n, row c = J_n,c), Jt (m×n, row c = J_t,c),
  *   mu (m, >= 0), v_minus (n). Contact velocities u_n,c = J_n,c v, u_t,c = J_t,c v.

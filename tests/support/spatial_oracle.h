@@ -3,7 +3,7 @@
  * sequential rule, written independently of the library (no call into libnsmech, none of its
  * code; W from LAPACK).
  *
- * Data (row-major, as in include/nsmech/contact.h with d = 2): n generalized velocities
+ * Data (row-major, as in include/nsmech/impact.h with d = 2): n generalized velocities
  * (1 .. SP_ORACLE_MAX_N), m contacts (1 .. SP_ORACLE_MAX_M); M (n×n, SPD), Jn (m×n), Jt (2m×n:
  * rows 2c, 2c + 1 are contact c's tangents), mu (m, >= 0), v_minus (n). In impulse space,
  * J stacks (t1, t2, n) per contact, W = J M^-1 J^T, u = J v.
