@@ -367,9 +367,9 @@ typedef struct nsm_impact_result {
  * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND and NSM_ERR_NOT_CERTIFIED.
  * opts = NULL means NSM_IMPACT_OPTS_DEFAULT.
  * The structs: NSM_ERR_NULL also for prob or res NULL, or a NULL array in them; NSM_ERR_ALIAS
- * also when *res (the whole struct) overlaps *prob, *pol, *opts, an array of *prob or *res or
- * the first nsm_impact_work(n, m) doubles of work (checked after NSM_ERR_SIZE and
- * NSM_ERR_WORKSPACE). The contract requires those separations of the structs
+ * also when *res (the whole struct) overlaps *prob, *pol, *opts, an array of *prob or *res,
+ * the array of *pol its kind reads or the first nsm_impact_work(n, m) doubles of work
+ * (checked after NSM_ERR_SIZE and NSM_ERR_WORKSPACE, before the other checks). The contract requires those separations of the structs
  * (nsm_impact_separated: *res apart from *prob, *pol, *opts, the work and the output arrays;
  * *prob apart from the work and the output arrays): the run-time check is for callers that
  * are not proved.

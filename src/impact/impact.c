@@ -707,6 +707,51 @@ static nsm_status impact_checked(size_t n, size_t m, size_t d, const double *M, 
     return impact_core(n, m, d, M, Jn, mu, v_minus, pol, &o, v_plus, Lambda, info, work);
 }
 
+/* 1 if the result struct *res overlaps *prob, *pol, *opts, an array of the problem, the
+   outputs, the first need doubles of the work, or the array of the policy that its kind
+   reads (impact_checked checks res->info again, with the other overlaps). Only addresses
+   are compared: nothing is read but *prob's pointers (given), *res's and *pol. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(prob) && \valid_read(res) && \valid_read(pol);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int result_aliased(const nsm_contact_problem *prob, const nsm_impact_policy *pol,
+                          const nsm_impact_opts *opts, const nsm_impact_result *res, size_t n,
+                          size_t m, size_t d, size_t need, const double *work)
+{
+    /*@ assert n * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
+    /*@ assert m * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
+    const size_t b = sizeof(double);
+    const size_t nn = n * n;
+    const size_t mn = m * n;
+    const size_t nt = d == 1 ? mn : 2 * mn;    /* Jt: d·m·n */
+    const size_t nl = d == 1 ? 2 * m : 3 * m; /* Lambda: (d+1)·m */
+    const nsm_policy_kind k = pol->kind;
+    const int ord = k == NSM_POLICY_SEQUENTIAL || k == NSM_POLICY_PRIORITY ||
+                    k == NSM_POLICY_SCHEDULE;
+    const nsm_span out[1] = {{(uintptr_t)res, sizeof *res}};
+    const nsm_span in[16] = {
+        {(uintptr_t)prob->M, nn * b},
+        {(uintptr_t)prob->Jn, mn * b},
+        {(uintptr_t)prob->Jt, nt * b},
+        {(uintptr_t)prob->mu, m * b},
+        {(uintptr_t)prob->v_minus, n * b},
+        {(uintptr_t)res->v_plus, n * b},
+        {(uintptr_t)res->Lambda, nl * b},
+        {(uintptr_t)work, need * b},
+        {(uintptr_t)prob, sizeof *prob},
+        {(uintptr_t)pol, sizeof *pol},
+        {(uintptr_t)opts, opts != NULL ? sizeof *opts : 0},
+        {(uintptr_t)pol->order, ord ? m * sizeof(size_t) : 0},
+        {(uintptr_t)pol->ratios, k == NSM_POLICY_SIMULTANEOUS ? m * b : 0},
+        {(uintptr_t)pol->dir, k == NSM_POLICY_EXTREMAL ? 3 * m * b : 0},
+        {(uintptr_t)pol->vdir, k == NSM_POLICY_EXTREMAL_V ? n * b : 0},
+        {(uintptr_t)pol->dwell, k == NSM_POLICY_SCHEDULE ? m * b : 0}};
+    return nsm_spans_overlap(1, out, 16, in);
+}
+
 nsm_status nsm_impact_solve(const nsm_contact_problem *prob, const nsm_impact_policy *pol,
                             const nsm_impact_opts *opts, nsm_impact_result *res, double *work,
                             size_t lwork)
@@ -735,25 +780,9 @@ nsm_status nsm_impact_solve(const nsm_contact_problem *prob, const nsm_impact_po
         return NSM_ERR_SIZE;
     }
     size_t need = nsm_impact_work(n, m);
-    if (need != 0 && lwork >= need) {
-        /* the result struct over anything else (res->info included; impact_checked checks
-           res->info alone again, with the policy's arrays) */
-        const size_t b = sizeof(double);
-        const nsm_span out[1] = {{(uintptr_t)res, sizeof *res}};
-        const nsm_span in[11] = {{(uintptr_t)M, n * n * b},
-                                 {(uintptr_t)Jn, m * n * b},
-                                 {(uintptr_t)Jt, d * m * n * b},
-                                 {(uintptr_t)mu, m * b},
-                                 {(uintptr_t)v_minus, n * b},
-                                 {(uintptr_t)v_plus, n * b},
-                                 {(uintptr_t)Lambda, (d + 1) * m * b},
-                                 {(uintptr_t)work, need * b},
-                                 {(uintptr_t)prob, sizeof *prob},
-                                 {(uintptr_t)pol, sizeof *pol},
-                                 {(uintptr_t)opts, opts != NULL ? sizeof *opts : 0}};
-        if (nsm_spans_overlap(1, out, 11, in)) {
-            return NSM_ERR_ALIAS;
-        }
+    if (need != 0 && lwork >= need &&
+        result_aliased(prob, pol, opts, res, n, m, d, need, work)) {
+        return NSM_ERR_ALIAS;
     }
     nsm_status st = impact_checked(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda,
                                    &res->info, work, lwork);

@@ -940,6 +940,16 @@ static nsm_status outcome_runs(size_t n, size_t m, size_t d, const double *M, co
     return NSM_OK;
 }
 
+/* Entries of the projection planes, 2·nplanes·n. */
+/*@ requires nplanes <= NSM_OUTCOME_MAX_PLANES && n <= NSM_MAX_DIM;
+    assigns \nothing;
+    ensures \result == 2 * nplanes * n && \result <= 2 * NSM_OUTCOME_MAX_PLANES * NSM_MAX_DIM;
+ */
+static size_t planes_len(size_t nplanes, size_t n)
+{
+    return 2 * nplanes * n;
+}
+
 nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_opts *opts,
                            nsm_outcome_result *res, double *work, size_t lwork)
 {
@@ -975,9 +985,10 @@ nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_op
     if (st != NSM_OK) {
         return st;
     }
-    if (outcome_meta_alias(n, m, d, M, Jn, Jt, mu, v_minus, planes, 2 * nplanes * n, v_plus,
-                           total, work, lw + 3 * m + n, &opts->impact, status, kind,
-                           &res->nruns, &res->accepted)) {
+    size_t np = planes_len(nplanes, n);
+    if (outcome_meta_alias(n, m, d, M, Jn, Jt, mu, v_minus, planes, np, v_plus, total, work,
+                           lw + 3 * m + n, &opts->impact, status, kind, &res->nruns,
+                           &res->accepted)) {
         return NSM_ERR_ALIAS;
     }
     size_t acc = 0;
