@@ -82,7 +82,6 @@ size_t nsm_outcome_count(size_t m, const nsm_outcome_opts *opts);
 
 
 
-
 /** Workspace (doubles) for nsm_outcome_set:
     that of nsm_impact_solve plus 3m for Lambda (d = 1 or 2) and n for a plane direction,
     nsm_impact_work(n, m) + 3m + n; 0 if n or m is out of range (m >
@@ -211,7 +210,7 @@ typedef struct nsm_outcome_result {
 nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_opts *opts,
                            nsm_outcome_result *res, double *work, size_t lwork);
 
-/** Caller storage for the arrays of a policy of nsm_outcome_policy (m <= 
+/** Caller storage for the arrays of a policy of nsm_outcome_policy (m <=
     NSM_OUTCOME_MAX_ORDERS_M entries used: order m, ratios m, dir 3m, dwell m). */
 typedef struct nsm_policy_store {
     size_t order[NSM_OUTCOME_MAX_ORDERS_M];
