@@ -732,6 +732,9 @@ static nsm_status outcome_solve(size_t n, size_t m, size_t d, const double *M, c
     nsm_impact_result res;
     res.v_plus = vp;
     res.Lambda = lam;
+    /*@ assert fields: prob.n == n && prob.m == m && prob.d == d && res.v_plus == vp &&
+                       res.Lambda == lam; */
+    /*@ assert lam_in_work: (d + 1) * m <= 3 * m; */
     nsm_status st = nsm_impact_solve(&prob, pol, opts, &res, work, lw);
     *stop = 0;
     if (is_input_error(st)) {
