@@ -145,13 +145,16 @@ static double bench_boxwall(size_t nsamples, size_t steps, double *acc_frac)
     static double vplus[3 * CAP];
     static nsm_status status[CAP];
     static nsm_policy_kind kind[CAP];
-    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    opts.steps = steps;
-    size_t nruns = 0, acc = 0;
+    nsm_outcome_opts opts = NSM_OUTCOME_OPTS_DEFAULT;
+    opts.impact.steps = steps;
+    opts.nsamples = nsamples;
+    opts.seed = 7u;
+    opts.hold = 20u;
+    const nsm_contact_problem prob = {3, 2, 1, M, Jn, Jt, mu, vm};
+    nsm_outcome_result res = {CAP, vplus, status, kind, 0, 0};
     double t0 = now();
-    nsm_status st = nsm_outcome_set(3, 2, M, Jn, Jt, mu, vm, &opts, nsamples, 7u, 20u, CAP,
-                                    vplus, status, kind, &nruns, &acc, work,
-                                    nsm_outcome_work(3, 2));
+    nsm_status st = nsm_outcome_set(&prob, &opts, &res, work, nsm_outcome_work(3, 2));
+    size_t nruns = res.nruns, acc = res.accepted;
     double t1 = now();
     if (st != NSM_OK) {
         printf("boxwall outcome set failed: %s\n", nsm_status_str(st));
@@ -176,11 +179,11 @@ static double bench_ballstack(size_t nhist, double *mean_steps, double *forced_f
     double t0 = now();
     for (size_t k = 0; k < nhist; k++) {
         nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, (unsigned long)(k + 1), 8, NULL, NULL, NULL};
-        nsm_impact_info info;
-        nsm_status st = nsm_impact_solve(9, 5, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
-                                         work, nsm_impact_work(9, 5));
-        steps += info.steps;
-        forced += info.forced;
+        const nsm_contact_problem prob = {9, 5, 1, M, Jn, Jt, mu, vm};
+        nsm_impact_result res = {.v_plus = vp, .Lambda = L};
+        nsm_status st = nsm_impact_solve(&prob, &pol, &opts, &res, work, nsm_impact_work(9, 5));
+        steps += res.info.steps;
+        forced += res.info.forced;
         *failed += st != NSM_OK;
     }
     double t1 = now();
@@ -219,18 +222,18 @@ static double bench_spatial_block(size_t nsolves, double *mean_steps)
     double ratios[2] = {1, 1};
     nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, ratios, 1, 8, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    nsm_impact_info info;
+    const nsm_contact_problem prob = {6, 2, 2, M, Jn, Jt, mu, vm};
+    nsm_impact_result res = {.v_plus = vp, .Lambda = lam};
     size_t lw = nsm_impact_work(6, 2), steps = 0;
     double t0 = now();
     for (size_t i = 0; i < nsolves; i++) {
         pol.seed = 1000 + i;
-        nsm_status st = nsm_impact_solve_d(6, 2, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, lam,
-                                           &info, work, lw);
+        nsm_status st = nsm_impact_solve(&prob, &pol, &opts, &res, work, lw);
         if (st != NSM_OK) {
             printf("spatial block solve failed: %s\n", nsm_status_str(st));
             return 0.0;
         }
-        steps += info.steps;
+        steps += res.info.steps;
     }
     double t1 = now();
     *mean_steps = (double)steps / (double)nsolves;
@@ -282,10 +285,11 @@ static void bench_slack(nsm_policy_kind kind, const char *name)
         nsm_impact_policy pol = {kind, order, ratios, (unsigned long)k, 5, NULL, NULL, NULL};
         nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
         opts.steps = 500;
-        nsm_impact_info info;
+        const nsm_contact_problem prob = {n, m, 1, M, Jn, Jt, mu, vm};
+        nsm_impact_result res = {.v_plus = vp, .Lambda = L};
         double t0 = now();
-        nsm_status st = nsm_impact_solve(n, m, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
-                                         work, nsm_impact_work(n, m));
+        nsm_status st = nsm_impact_solve(&prob, &pol, &opts, &res, work, nsm_impact_work(n, m));
+        const nsm_impact_info info = res.info;
         tsum += now() - t0;
         if (st == NSM_OK && info.s > 0.0) {
             slack[ns++] = info.s / info.bound;

@@ -4,7 +4,7 @@
  * Coverage: the set computed with the default budget (2048 bang-bang histories, hold 2000
  * steps, and 2048 schedules, default options; plus every sequential and priority order, the
  * simultaneous run, the extremal fan over the contact velocities and, through
- * nsm_outcome_set_proj, the extremal fans in the three projection planes below; the minimum
+ * nsm_outcome_set with projection planes, the extremal fans in the three projection planes below; the minimum
  * without the planes is printed too)
  * against a reference from the independent oracle of tests/support/impact_oracle.c (every
  * sequential order and 16 × 2048 bang-bang histories of its own design, integrated exactly
@@ -67,28 +67,41 @@ static nsm_policy_kind set_kind[MAX_RUNS];
 
 static void projection(const problem *P, int q, double *p0, double *p1);
 
+/* nsm_outcome_count with nsamples histories and nplanes planes. */
+static size_t runs_of(size_t m, size_t nsamples, size_t nplanes)
+{
+    nsm_outcome_opts opts = NSM_OUTCOME_OPTS_DEFAULT;
+    opts.nsamples = nsamples;
+    opts.nplanes = nplanes;
+    return nsm_outcome_count(m, &opts);
+}
+
 /* The set with nhist bang-bang histories and, when nplanes = NPLANES, the extremal fans in
-   the problem's three projection planes (nsm_outcome_set_proj; nplanes = 0: nsm_outcome_set's
+   the problem's three projection planes (nsm_outcome_set with opts.nplanes; nplanes = 0: the base
    runs alone), at `steps` steps across the bound with dwell caps up to `steps` steps (the
    default: 2000 and HOLD): accepted points into lib_pts; returns their number (0 on a call
    error) and writes the call's seconds. */
 static size_t library_set_at(const problem *P, size_t nhist, size_t nplanes, size_t steps,
                              double *secs)
 {
-    size_t nr = 0, acc = 0, k = 0;
-    size_t cap = nsm_outcome_count_proj(P->m, nhist, nplanes);
+    size_t k = 0;
     double planes[2 * NPLANES * MAXN];
     for (size_t q = 0; q < nplanes; q++) {
         projection(P, (int)q, planes + 2 * q * P->n, planes + (2 * q + 1) * P->n);
     }
-    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    opts.steps = steps;
+    nsm_outcome_opts opts = NSM_OUTCOME_OPTS_DEFAULT;
+    opts.impact.steps = steps;
+    opts.nsamples = nhist;
+    opts.seed = 1u;
+    opts.hold = steps;
+    opts.nplanes = nplanes;
+    opts.planes = planes;
+    const nsm_contact_problem prob = {P->n, P->m, 1, P->M, P->Jn, P->Jt, P->mu, P->vm};
+    nsm_outcome_result res = {nsm_outcome_count(P->m, &opts), set_v, set_st, set_kind, 0, 0};
     double t0 = now();
-    nsm_status st = nsm_outcome_set_proj(P->n, P->m, 1, P->M, P->Jn, P->Jt, P->mu, P->vm, &opts,
-                                         nhist, 1u, steps, nplanes, planes, cap, set_v, set_st,
-                                         set_kind, &nr, &acc, work,
-                                         nsm_outcome_work(P->n, P->m));
+    nsm_status st = nsm_outcome_set(&prob, &opts, &res, work, nsm_outcome_work(P->n, P->m));
     *secs = now() - t0;
+    size_t nr = res.nruns;
     if (st != NSM_OK) {
         printf("%s: nsm_outcome_set failed: %s\n", P->name, nsm_status_str(st));
         return 0;
@@ -387,7 +400,7 @@ int main(void)
         size_t nb = reference(P, &to);
         double lo0 = coverage(P, na0, nb, each0);
         size_t na = library_set(P, BUDGET, NPLANES, &tl);
-        size_t total = nsm_outcome_count_proj(P->m, BUDGET, NPLANES);
+        size_t total = runs_of(P->m, BUDGET, NPLANES);
         if (na == 0) {
             printf("%-16s %4zu %4zu  no run accepted (status %s): not counted\n", P->name, P->n,
                    P->m, nsm_status_str(set_st[0]));
@@ -428,11 +441,11 @@ int main(void)
     double t_corner = 0.0, t_ball = 0.0;
     /* about 2^14 runs: 37 orders and fan directions, then as many bang-bang histories as
        schedules (16 383: the count is odd) */
-    const size_t corner_hist = (MAX_HIST - nsm_outcome_count(2, 0)) / 2;
+    const size_t corner_hist = (MAX_HIST - runs_of(2, 0, 0)) / 2;
     (void)library_set(&probs[0], corner_hist, 0, &t_corner);
     (void)library_set(&probs[1], BUDGET, 0, &t_ball);
     printf("%-34s %10.3f  (%zu runs)\n", "boxwall corner set, seconds", t_corner,
-           nsm_outcome_count(2, corner_hist));
+           runs_of(2, corner_hist, 0));
     printf("%-34s %10.3f  (%u histories + %u schedules + 241 orders + 200 directions)\n",
            "ball stack set, seconds", t_ball, BUDGET, BUDGET);
     printf("problems counted %d; not counted: without a bound %d, a single outcome %d\n", counted,

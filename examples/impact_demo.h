@@ -98,17 +98,22 @@ static void demo_contact_velocities(const demo_problem *P, const double *v, doub
    into S. */
 static int demo_set_run(const demo_problem *P, size_t steps, size_t hold, demo_set *S)
 {
-    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    opts.steps = steps;
+    nsm_outcome_opts opts = NSM_OUTCOME_OPTS_DEFAULT;
+    opts.impact.steps = steps;
+    opts.nsamples = DEMO_NSAMPLES;
+    opts.seed = 2026u;
+    opts.hold = hold;
     size_t lw = nsm_outcome_work(P->n, P->m);
     if (lw == 0 || lw > sizeof demo_work / sizeof demo_work[0] ||
-        nsm_outcome_count(P->m, DEMO_NSAMPLES) > DEMO_NRUNS) {
+        nsm_outcome_count(P->m, &opts) > DEMO_NRUNS) {
         fprintf(stderr, "%s: problem too large for the demo buffers\n", P->name);
         return 1;
     }
-    nsm_status st = nsm_outcome_set(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, &opts,
-                                    DEMO_NSAMPLES, 2026u, hold, DEMO_NRUNS, S->vplus,
-                                    S->status, S->kind, &S->nruns, &S->acc, demo_work, lw);
+    const nsm_contact_problem prob = {P->n, P->m, 1, P->M, P->Jn, P->Jt, P->mu, P->vm};
+    nsm_outcome_result res = {DEMO_NRUNS, S->vplus, S->status, S->kind, 0, 0};
+    nsm_status st = nsm_outcome_set(&prob, &opts, &res, demo_work, lw);
+    S->nruns = res.nruns;
+    S->acc = res.accepted;
     if (st != NSM_OK) {
         fprintf(stderr, "%s: outcome set failed: %s\n", P->name, nsm_status_str(st));
         return 1;

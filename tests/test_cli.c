@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cjson/cJSON.h>
+#include "entry_args.h"
 #include "harness.h"
 #include "prop.h"
 #include "box_corner.h"
@@ -475,7 +476,7 @@ static int prop_impact_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
     double *work = malloc(lw * sizeof *work);
     double vp[6], lam[9];
     nsm_impact_info info;
-    nsm_status s = nsm_impact_solve_d(n, m, d, M, Jn, Jt, mu, v, &pol, &opts, vp, lam, &info,
+    nsm_status s = args_impact_solve(n, m, d, M, Jn, Jt, mu, v, &pol, &opts, vp, lam, &info,
                                       work, lw);
     free(work);
     char path[128];
@@ -615,7 +616,7 @@ static void check_corner_run(const cJSON *o, const nsm_impact_policy *pol, const
     static double work[4096];
     double L[4];
     nsm_impact_info info;
-    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, pol, NULL, vp, L, &info, work,
+    CU_ASSERT_EQUAL_FATAL(args_impact_solve1(3, 2, M, Jn, Jt, mu, v, pol, NULL, vp, L, &info, work,
                                            nsm_impact_work(3, 2)),
                           NSM_OK);
     const cJSON *jv = cJSON_GetObjectItem(o, "v_plus");
@@ -658,7 +659,7 @@ static void test_impact_bangbang(void)
     for (size_t first = 0; first < 2; first++) {
         size_t order[2] = {first, 1 - first};
         nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
-        CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
+        CU_ASSERT_EQUAL_FATAL(args_impact_solve1(3, 2, M, Jn, Jt, mu, v, &pol, NULL, vp, L, &info,
                                                work, lw),
                               NSM_OK);
         seqx[first] = vp[0];
@@ -706,7 +707,7 @@ static void test_impact_schedule(void)
     }
     /* to rest in every phase: the sequential run of the same order */
     nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
-    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, v, &seq, NULL, vs, L, &info, work,
+    CU_ASSERT_EQUAL_FATAL(args_impact_solve1(3, 2, M, Jn, Jt, mu, v, &seq, NULL, vs, L, &info, work,
                                            lw),
                           NSM_OK);
     CU_ASSERT(memcmp(vp, vs, sizeof vp) == 0);
@@ -753,15 +754,15 @@ static void test_impact_set(void)
        then NSM_OUTCOME_PLANE_DIRS extremal runs in generalized velocities per plane */
     const double planes[12] = {1, 0, 0, 0, 1, 0, Jt[0], Jt[1], Jt[2], Jn[3], Jn[4], Jn[5]};
     enum { CAP = 2 * NH + 37 + 2 * NSM_OUTCOME_PLANE_DIRS };
-    const size_t total = nsm_outcome_count_proj(2, NH, 2);
-    CU_ASSERT_EQUAL_FATAL(total, nsm_outcome_count(2, NH) + 2 * NSM_OUTCOME_PLANE_DIRS);
+    const size_t total = args_outcome_count(2, NH, 2);
+    CU_ASSERT_EQUAL_FATAL(total, args_outcome_count(2, NH, 0) + 2 * NSM_OUTCOME_PLANE_DIRS);
     static double work[4096], vplus[CAP * 3];
     static nsm_status status[CAP];
     static nsm_policy_kind kind[CAP];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 400;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, v, &opts, NH, 3, 400, 2,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, v, &opts, NH, 3, 400, 2,
                                                planes, CAP, vplus, status, kind, &nruns, &acc,
                                                work, nsm_outcome_work(3, 2)),
                           NSM_OK);
@@ -880,14 +881,14 @@ static void test_impact_set_spatial(void)
     cJSON_Delete(pb);
     char *out, *err;
     cJSON *res = impact_result(path, "set", &out, &err);
-    const size_t total = nsm_outcome_count(K, NH);
+    const size_t total = args_outcome_count(K, NH, 0);
     static double work[4096], vplus[(2 * NH + 37) * N];
     static nsm_status status[2 * NH + 37];
     static nsm_policy_kind kind[2 * NH + 37];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 400;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_d(N, K, 2, M, Jn, Jt, mu, v, &opts, NH, 0, 400,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_d(N, K, 2, M, Jn, Jt, mu, v, &opts, NH, 0, 400,
                                             2 * NH + 37, vplus, status, kind, &nruns, &acc, work,
                                             nsm_outcome_work(N, K)),
                           NSM_OK);

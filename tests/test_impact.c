@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "entry_args.h"
 #include "harness.h"
 #include "prop.h"
 #include "ball_stack.h"
@@ -694,18 +695,34 @@ static void test_impact_errors(void)
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp[3] = {7, 7, 7}, L[4] = {7, 7, 7, 7};
     nsm_impact_info info;
-#define SOLVE(nn, mm, Mx, lwx) nsm_impact_solve(nn, mm, Mx, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, \
+#define SOLVE(nn, mm, Mx, lwx) args_impact_solve1(nn, mm, Mx, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, \
                                                vp, L, &info, work, lwx)
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, NULL, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, vp, L,
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, NULL, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, vp, L,
                                      &info, work, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, &opts, vp, L,
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, &opts, vp, L,
                                      &info, work, lw), NSM_ERR_NULL);
+    {
+        /* the structs: NULL problem, NULL result, NULL arrays in them */
+        nsm_contact_problem prob = {3, 2, 1, P.M, P.Jn, P.Jt, P.mu, P.vm};
+        nsm_impact_result res = {.v_plus = vp, .Lambda = L};
+        CU_ASSERT_EQUAL(nsm_impact_solve(NULL, &pol, &opts, &res, work, lw), NSM_ERR_NULL);
+        CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, NULL, work, lw), NSM_ERR_NULL);
+        res.Lambda = NULL;
+        CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw), NSM_ERR_NULL);
+        res.Lambda = L;
+        prob.v_minus = NULL;
+        CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw), NSM_ERR_NULL);
+        prob.v_minus = P.vm;
+        prob.d = 3;
+        CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw), NSM_ERR_ARG);
+        CU_ASSERT(vp[0] == 7 && L[0] == 7);
+    }
     CU_ASSERT_EQUAL(SOLVE(0, 2, P.M, lw), NSM_ERR_SIZE);
     CU_ASSERT_EQUAL(SOLVE(3, 0, P.M, lw), NSM_ERR_SIZE);
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw - 1), NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, vp, L,
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, vp, L,
                                      &info, P.M, lw), NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, P.M, L,
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, P.M, L,
                                      &info, work, lw), NSM_ERR_ALIAS);
     order[0] = 0; /* not a permutation */
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
@@ -806,7 +823,7 @@ static void test_impact_no_bound(void)
     nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
-    nsm_status st = nsm_impact_solve(2, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
+    nsm_status st = args_impact_solve1(2, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
                                      nsm_impact_work(2, 2));
     CU_ASSERT_EQUAL(st, NSM_ERR_NO_BOUND);
     CU_ASSERT_EQUAL(info.has_bound, 0);
@@ -841,7 +858,7 @@ static void test_impact_held_contact(void)
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     nsm_impact_info info;
     nsm_impact_policy seq = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
-    nsm_status st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &seq, &opts, vp, L, &info, work,
+    nsm_status st = args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &seq, &opts, vp, L, &info, work,
                                      nsm_impact_work(3, 2));
     CU_ASSERT_EQUAL(st, NSM_OK);
     const double vseq[3] = {0.1345, 0.0699, -0.1502};
@@ -853,12 +870,12 @@ static void test_impact_held_contact(void)
                                  {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL, NULL}};
     for (int k = 0; k < 2; k++) {
         opts.steps = 500;
-        st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp, L, &info, work,
+        st = args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp, L, &info, work,
                               nsm_impact_work(3, 2));
         CU_ASSERT_EQUAL(st, NSM_OK);
         CU_ASSERT_EQUAL(info.forced, 0);
         opts.steps = 8000;
-        st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp2, L, &info, work,
+        st = args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &held[k], &opts, vp2, L, &info, work,
                               nsm_impact_work(3, 2));
         CU_ASSERT_EQUAL(st, NSM_OK);
         for (int i = 0; i < 3; i++) {
@@ -891,7 +908,7 @@ static void test_impact_ball_stack(void)
         nsm_impact_policy pol = {NSM_POLICY_SAMPLED, NULL, NULL, seed, 8, NULL, NULL, NULL};
         nsm_impact_info info;
         double vp[9], L[10];
-        nsm_status st = nsm_impact_solve(9, 5, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
+        nsm_status st = args_impact_solve1(9, 5, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info,
                                          work, nsm_impact_work(9, 5));
         CU_ASSERT_EQUAL(st, NSM_OK);
         CU_ASSERT(info.steps < 2000);
@@ -944,7 +961,7 @@ static void test_impact_not_certified(void)
     CU_ASSERT_FATAL(nsm_impact_work(3, 2) <= 512);
     /* mu = 100: the default budget (5000) did not certify gamma before the extension */
     double mu[2] = {100, 100};
-    nsm_status st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
+    nsm_status st = args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
                                      nsm_impact_work(3, 2));
     CU_ASSERT_EQUAL(st, NSM_OK);
     CU_ASSERT_EQUAL(info.has_bound, 1);
@@ -955,7 +972,7 @@ static void test_impact_not_certified(void)
     }
     /* mu = 1e4: not certified, and not reported as wedging */
     mu[0] = mu[1] = 1e4;
-    st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
+    st = args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
                           nsm_impact_work(3, 2));
     CU_ASSERT_EQUAL(st, NSM_ERR_NOT_CERTIFIED);
     CU_ASSERT_EQUAL(info.has_bound, 0);
@@ -1023,7 +1040,7 @@ static void test_impact_mu_huge(void)
     pol.kind = NSM_POLICY_SIMULTANEOUS;
     pol.ratios = ratios;
     nsm_impact_info info;
-    nsm_status s = nsm_impact_solve(1, 1, M, Jn, Jt, mu, vm, &pol, &o, vp, lam, &info, work,
+    nsm_status s = args_impact_solve1(1, 1, M, Jn, Jt, mu, vm, &pol, &o, vp, lam, &info, work,
                                     nsm_impact_work(1, 1));
     CU_ASSERT(s == NSM_OK || s == NSM_ERR_OVERFLOW);
     if (s == NSM_OK) {
@@ -1048,7 +1065,7 @@ static void test_impact_overflow(void)
     nsm_impact_info info;
     P.vm[0] = 1e200;
     P.vm[1] = -1e200;
-    CU_ASSERT_EQUAL(nsm_impact_solve(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp, L,
+    CU_ASSERT_EQUAL(args_impact_solve1(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp, L,
                                      &info, work, nsm_impact_work(P.n, P.m)),
                     NSM_ERR_OVERFLOW);
     boxwall(&P);
@@ -1057,7 +1074,7 @@ static void test_impact_overflow(void)
     P.M[4] = 1e-300;
     P.M[8] = 1.0;
     P.Jn[1] = 1e10; /* W_nn of the floor contact: 1e20/1e-300 */
-    CU_ASSERT_EQUAL(nsm_impact_solve(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp, L,
+    CU_ASSERT_EQUAL(args_impact_solve1(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp, L,
                                      &info, work, nsm_impact_work(P.n, P.m)),
                     NSM_ERR_OVERFLOW);
     for (int i = 0; i < 3; i++) {
@@ -1070,18 +1087,19 @@ static void test_impact_overflow(void)
 
 /* Fuzz findings K3 and K4: info overlapping any other argument is NSM_ERR_ALIAS (header:
    "info over any other argument, pol and opts included"), and so are the outputs over the
-   policy; nothing written.
+   policy; nothing written. info is now part of the result struct, and the whole struct over
+   any other argument is NSM_ERR_ALIAS (header: "*res (the whole struct) overlaps ...").
    Before: only the array outputs were checked; info over v_plus returned NSM_OK with a wrong
    v_plus (K3), info over Jn overwrote an input (K4). */
-/* CLAIM: impact.h nsm_impact_solve: NSM_ERR_ALIAS, info over any other argument */
+/* CLAIM: impact.h nsm_impact_solve: NSM_ERR_ALIAS, *res (info included) over any other argument */
 static void test_impact_info_overlap(void)
 {
     problem P;
     boxwall(&P);
     size_t lw = nsm_impact_work(P.n, P.m);
     static double work[4096];
-    /* every argument lives in one pool, so that info can be placed over each of them */
-    static double pool[256];
+    /* every argument lives in one pool, so that the result struct can be placed over each */
+    static double pool[256], saved[256], snap[256];
     double *M = pool, *Jn = pool + 16, *Jt = pool + 32, *mu = pool + 48, *vm = pool + 56;
     double *vp = pool + 64, *L = pool + 72, *ratios = pool + 80;
     memcpy(M, P.M, 9 * sizeof *M);
@@ -1092,54 +1110,69 @@ static void test_impact_info_overlap(void)
     ratios[0] = ratios[1] = 1.0;
     nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 1, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    nsm_impact_info good;
-    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &good,
-                                           work, lw),
-                          NSM_OK);
-    double *hosts[8] = {M, Jn, Jt, mu, vm, vp, L, ratios};
-    for (size_t h = 0; h < 8; h++) {
-        nsm_impact_info *bad = (nsm_impact_info *)(void *)hosts[h];
-        CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, bad, work,
-                                         lw),
-                        NSM_ERR_ALIAS);
+    const nsm_contact_problem prob = {3, 2, 1, M, Jn, Jt, mu, vm};
+    nsm_impact_result good = {.v_plus = vp, .Lambda = L};
+    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(&prob, &pol, &opts, &good, work, lw), NSM_OK);
+    memcpy(saved, pool, sizeof pool);
+    /* the struct's pointers are stored into the pool first; then the call writes nothing.
+       Hosts: the struct at each argument, and its info field alone over Jt (the struct's
+       pointers in unused pool) */
+    char *hosts[9] = {(char *)M, (char *)Jn, (char *)Jt, (char *)mu, (char *)vm, (char *)vp,
+                      (char *)L, (char *)ratios,
+                      (char *)(pool + 24) - offsetof(nsm_impact_result, info)};
+    for (size_t h = 0; h < 9; h++) {
+        nsm_impact_result *bad = (nsm_impact_result *)(void *)hosts[h];
+        bad->v_plus = vp;
+        bad->Lambda = L;
+        memcpy(snap, pool, sizeof pool);
+        CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, bad, work, lw), NSM_ERR_ALIAS);
+        CU_ASSERT(memcmp(snap, pool, sizeof pool) == 0);
+        memcpy(pool, saved, sizeof pool);
     }
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
-                                     (nsm_impact_info *)(void *)(work + 5), work, lw),
-                    NSM_ERR_ALIAS);
-    /* pol and opts themselves: info placed over a copy of each (members of one union, so
-       the copies are stored through their own types) */
+    nsm_impact_result *in_work = (nsm_impact_result *)(void *)(work + 5);
+    in_work->v_plus = vp;
+    in_work->Lambda = L;
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, in_work, work, lw), NSM_ERR_ALIAS);
+    /* pol, opts and prob themselves: the result struct placed over a copy of each (members of
+       one union, so that the copies are stored through their own types) */
     static union {
         nsm_impact_policy pol;
         nsm_impact_opts opts;
-        nsm_impact_info info;
+        nsm_contact_problem prob;
+        nsm_impact_result res;
         double d[64];
     } spool;
+    nsm_impact_result *over = (nsm_impact_result *)(void *)(spool.d + 2);
     spool.pol = pol;
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &spool.pol, &opts, vp, L,
-                                     &spool.info, work, lw),
-                    NSM_ERR_ALIAS);
+    over->v_plus = vp;
+    over->Lambda = L;
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &spool.pol, &opts, over, work, lw), NSM_ERR_ALIAS);
     spool.opts = opts;
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &spool.opts, vp, L,
-                                     (nsm_impact_info *)(void *)(spool.d + 2), work, lw),
-                    NSM_ERR_ALIAS);
+    over->v_plus = vp;
+    over->Lambda = L;
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &spool.opts, over, work, lw), NSM_ERR_ALIAS);
+    spool.prob = prob;
+    over = (nsm_impact_result *)(void *)(spool.d + 7);
+    over->v_plus = vp;
+    over->Lambda = L;
+    CU_ASSERT_EQUAL(nsm_impact_solve(&spool.prob, &pol, &opts, over, work, lw), NSM_ERR_ALIAS);
     /* the ratios count only for the policy that reads them */
     pol.kind = NSM_POLICY_SAMPLED;
-    nsm_impact_info *over_ratios = (nsm_impact_info *)(void *)(pool + 80);
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, over_ratios,
-                                     work, lw),
-                    NSM_OK);
+    nsm_impact_result *over_ratios = (nsm_impact_result *)(void *)(pool + 80);
+    over_ratios->v_plus = vp;
+    over_ratios->Lambda = L;
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, over_ratios, work, lw), NSM_OK);
+    memcpy(pool, saved, sizeof pool);
     /* the outputs and the work over the policy (read while they are written): v_plus over
        the ratios of a simultaneous policy, Lambda over the policy itself */
     pol.kind = NSM_POLICY_SIMULTANEOUS;
-    ratios[0] = ratios[1] = 1.0; /* the accepted call above wrote info there */
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, ratios, L, &good,
-                                     work, lw),
-                    NSM_ERR_ALIAS);
+    ratios[0] = ratios[1] = 1.0;
+    nsm_impact_result r_ratios = {.v_plus = ratios, .Lambda = L};
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &r_ratios, work, lw), NSM_ERR_ALIAS);
     CU_ASSERT(ratios[0] == 1.0 && ratios[1] == 1.0);
     spool.pol = pol;
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &spool.pol, &opts, vp,
-                                     spool.d + 1, &good, work, lw),
-                    NSM_ERR_ALIAS);
+    nsm_impact_result r_pol = {.v_plus = vp, .Lambda = spool.d + 1};
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &spool.pol, &opts, &r_pol, work, lw), NSM_ERR_ALIAS);
     /* nothing was written on the rejected calls: the inputs are what they were */
     CU_ASSERT(memcmp(M, P.M, 9 * sizeof *M) == 0);
     CU_ASSERT(memcmp(Jn, P.Jn, 6 * sizeof *Jn) == 0);
@@ -1175,7 +1208,7 @@ static void test_impact_arg_fault(void)
     nsm_impact_info info;
 #define CASE(dd, want_status, want_name)                                                       \
     do {                                                                                      \
-        CU_ASSERT_EQUAL(nsm_impact_solve_d(3, 2, dd, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, \
+        CU_ASSERT_EQUAL(args_impact_solve(3, 2, dd, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts, \
                                            vp, L, &info, work, lw),                           \
                         want_status);                                                         \
         CU_ASSERT(same_name(nsm_impact_arg_fault(2, dd, P.mu, &pol, &opts), want_name));      \
@@ -1185,12 +1218,12 @@ static void test_impact_arg_fault(void)
     CU_ASSERT_STRING_EQUAL(nsm_impact_arg_fault(0, 1, P.mu, &pol, &opts), "m");
     CU_ASSERT_STRING_EQUAL(nsm_impact_arg_fault(2, 1, P.mu, NULL, &opts), "pol");
     CU_ASSERT_STRING_EQUAL(nsm_impact_arg_fault(2, 1, NULL, &pol, &opts), "mu");
-    CU_ASSERT_EQUAL(nsm_impact_solve_d(3, 2, 1, P.M, P.Jn, P.Jt, NULL, P.vm, &pol, &opts, vp, L,
+    CU_ASSERT_EQUAL(args_impact_solve(3, 2, 1, P.M, P.Jn, P.Jt, NULL, P.vm, &pol, &opts, vp, L,
                                        &info, work, lw),
                     NSM_ERR_NULL);
     /* the solver's order: a NULL pointer before a bad d or m */
     CU_ASSERT_STRING_EQUAL(nsm_impact_arg_fault(0, 3, NULL, &pol, &opts), "mu");
-    CU_ASSERT_EQUAL(nsm_impact_solve_d(3, 2, 3, P.M, P.Jn, P.Jt, NULL, P.vm, &pol, &opts, vp, L,
+    CU_ASSERT_EQUAL(args_impact_solve(3, 2, 3, P.M, P.Jn, P.Jt, NULL, P.vm, &pol, &opts, vp, L,
                                        &info, work, lw),
                     NSM_ERR_NULL);
     CU_ASSERT_PTR_NULL(nsm_impact_arg_fault(2, 1, P.mu, &pol, NULL));
@@ -1264,23 +1297,23 @@ static void test_extremal_v_errors(void)
     size_t lw = nsm_impact_work(3, 2);
     nsm_impact_info info;
     nsm_impact_policy pol = {NSM_POLICY_EXTREMAL_V, NULL, NULL, 0, 2, NULL, NULL, NULL};
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
                     NSM_ERR_NULL);
     const char *f = nsm_impact_arg_fault(2, 1, mu, &pol, NULL);
     CU_ASSERT(f != NULL && strcmp(f, "pol.vdir") == 0);
     double vdir[3] = {1.0, INFINITY, 0.0};
     pol.vdir = vdir;
     CU_ASSERT_PTR_NULL(nsm_impact_arg_fault(2, 1, mu, &pol, NULL));
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
                     NSM_ERR_NOT_FINITE);
     vdir[1] = 0.0;
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
                     NSM_OK);
     pol.vdir = vp;
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
                     NSM_ERR_ALIAS);
     pol.vdir = work + 5;
-    CU_ASSERT_EQUAL(nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
+    CU_ASSERT_EQUAL(args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, NULL, vp, L, &info, work, lw),
                     NSM_ERR_ALIAS);
     pol.hold = 0;
     pol.vdir = vdir;
@@ -1315,7 +1348,8 @@ static CU_TestInfo impact_tests[] = {
     {"impact: mu = 1e305 never gives NSM_OK with v_plus = inf (fuzz finding P5)",
      test_impact_mu_huge},
     {"impact: v_minus = 1e200 and an ill-scaled M are NSM_ERR_OVERFLOW", test_impact_overflow},
-    {"impact: info over any other argument is NSM_ERR_ALIAS (K3, K4)", test_impact_info_overlap},
+    {"impact: the result struct (info) over any other argument is NSM_ERR_ALIAS (K3, K4)",
+     test_impact_info_overlap},
     {"impact: extremal in v, errors of vdir", test_extremal_v_errors},
     {"impact: nsm_impact_arg_fault names the argument of each argument error",
      test_impact_arg_fault},

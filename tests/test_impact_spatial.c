@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "entry_args.h"
 #include "harness.h"
 #include "prop.h"
 #include "refine.h"
@@ -27,7 +28,7 @@ static nsm_status solve_d(const sproblem *P, size_t d, const nsm_impact_policy *
 {
     size_t lw = nsm_impact_work(P->n, P->m);
     if (!(lw > 0 && lw <= sizeof work_buf / sizeof work_buf[0])) { CU_FAIL("workspace"); return NSM_ERR_WORKSPACE; }
-    return nsm_impact_solve_d(P->n, P->m, d, P->M, P->Jn, P->Jt, P->mu, P->vm, pol, opts, vp,
+    return args_impact_solve(P->n, P->m, d, P->M, P->Jn, P->Jt, P->mu, P->vm, pol, opts, vp,
                               Lam, info, work_buf, lw);
 }
 
@@ -216,7 +217,7 @@ static double embed_diff(const embed *E, const nsm_impact_policy *pol, size_t st
     size_t n = E->n, m = E->m;
     double vp1[MAXN], L1[2 * MAXM];
     nsm_impact_info i1;
-    nsm_status s1 = nsm_impact_solve(n, m, E->Mp, E->Jn, E->Jt, E->mu, E->vm, pol, &opts, vp1,
+    nsm_status s1 = args_impact_solve1(n, m, E->Mp, E->Jn, E->Jt, E->mu, E->vm, pol, &opts, vp1,
                                      L1, &i1, work_buf, nsm_impact_work(n, m));
     double vp2[MAXN], L2[3 * MAXM];
     nsm_impact_info i2;
@@ -400,7 +401,7 @@ static int prop_dependent_rows(nsm_rng *rng, void *vctx, char *msg, size_t msgle
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     double vp1[MAXN], L1[2 * MAXM], vp2[MAXN], L2[3 * MAXM];
     nsm_impact_info i1, i2;
-    nsm_status s1 = nsm_impact_solve(n, m, E.Mp, E.Jn, E.Jt, E.mu, E.vm, &pol, &opts, vp1, L1,
+    nsm_status s1 = args_impact_solve1(n, m, E.Mp, E.Jn, E.Jt, E.mu, E.vm, &pol, &opts, vp1, L1,
                                      &i1, work_buf, nsm_impact_work(n, m));
     nsm_status s2 = solve_d(P, 2, &pol, &opts, vp2, L2, &i2);
     if (s1 != s2 || s1 != NSM_OK) {
@@ -883,12 +884,12 @@ static void test_spatial_errors(void)
     CU_ASSERT_EQUAL(solve_d(&P, 0, &pol, &opts, vp, L, &info), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(solve_d(&P, 3, &pol, &opts, vp, L, &info), NSM_ERR_ARG);
     size_t lw = nsm_impact_work(P.n, P.m);
-    CU_ASSERT_EQUAL(nsm_impact_solve_d(P.n, P.m, 2, P.M, P.Jn, NULL, P.mu, P.vm, &pol, &opts,
+    CU_ASSERT_EQUAL(args_impact_solve(P.n, P.m, 2, P.M, P.Jn, NULL, P.mu, P.vm, &pol, &opts,
                                        vp, L, &info, work_buf, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_impact_solve_d(P.n, P.m, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts,
+    CU_ASSERT_EQUAL(args_impact_solve(P.n, P.m, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts,
                                        vp, L, &info, work_buf, lw - 1), NSM_ERR_WORKSPACE);
     /* Lambda overlapping the second tangent rows of Jt */
-    CU_ASSERT_EQUAL(nsm_impact_solve_d(P.n, P.m, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts,
+    CU_ASSERT_EQUAL(args_impact_solve(P.n, P.m, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &opts,
                                        vp, P.Jt + (2 * P.m - 1) * P.n, &info, work_buf, lw),
                     NSM_ERR_ALIAS);
     double keep = P.Jt[(2 * P.m - 1) * P.n];
@@ -998,7 +999,7 @@ static void test_stalled_turn(void)
     nsm_impact_info info;
     size_t lw = nsm_impact_work(1, 4);
     CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work_buf / sizeof work_buf[0]);
-    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve_d(1, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
+    CU_ASSERT_EQUAL_FATAL(args_impact_solve(1, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
                                              &info, work_buf, lw),
                           NSM_OK);
     /* fewer steps than the short segments the run may take: they were not used up */
@@ -1039,7 +1040,7 @@ static void test_short_budget(void)
     nsm_impact_info info;
     size_t lw = nsm_impact_work(5, 4);
     CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work_buf / sizeof work_buf[0]);
-    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve_d(5, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
+    CU_ASSERT_EQUAL_FATAL(args_impact_solve(5, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
                                              &info, work_buf, lw),
                           NSM_OK);
     CU_ASSERT(info.has_bound);

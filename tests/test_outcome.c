@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "entry_args.h"
 #include "harness.h"
 #include "prop.h"
 #include "ball_stack.h"
@@ -37,7 +38,7 @@ static size_t accepted_points(size_t n, size_t m, const double *M, const double 
                               double *work, double *pts)
 {
     size_t nr = 0, acc = 0, k = 0;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(n, m, M, Jn, Jt, mu, vm, NULL, nhist, 1, 2000, cap, v,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(n, m, M, Jn, Jt, mu, vm, NULL, nhist, 1, 2000, cap, v,
                                           st, kd, &nr, &acc, work, nsm_outcome_work(n, m)),
                           NSM_OK);
     for (size_t r = 0; r < nr; r++) {
@@ -122,7 +123,7 @@ static void test_outcome_coverage_ball_stack(void)
     static double ref[(BALL_COV_REF + 120) * 9];
     static nsm_status st[BALL_COV_RUNS];
     static nsm_policy_kind kd[BALL_COV_RUNS];
-    CU_ASSERT_FATAL(nsm_outcome_count(5, BALL_COV_HIST) == BALL_COV_RUNS);
+    CU_ASSERT_FATAL(args_outcome_count(5, BALL_COV_HIST, 0) == BALL_COV_RUNS);
     CU_ASSERT_FATAL(nsm_outcome_work(9, 5) <= 8192);
     size_t na = accepted_points(9, 5, M, Jn, Jt, mu, vm, BALL_COV_HIST, BALL_COV_RUNS, v, st, kd,
                                 work, lib);
@@ -156,10 +157,10 @@ static void test_outcome_set(void)
     size_t lw = nsm_outcome_work(3, 2);
     /* header: m! sequential + m! priority orders + 1 simultaneous + 8m² extremal directions
        + nsamples bang-bang + nsamples schedules */
-    CU_ASSERT_EQUAL(nsm_outcome_count(2, NS), 2 + 2 + 1 + 32 + 2 * NS);
-    CU_ASSERT_EQUAL(nsm_outcome_count(7, NS), 0);
-    CU_ASSERT_EQUAL(nsm_outcome_count(3, 5), 6 + 6 + 1 + 72 + 5 + 5);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5,
+    CU_ASSERT_EQUAL(args_outcome_count(2, NS, 0), 2 + 2 + 1 + 32 + 2 * NS);
+    CU_ASSERT_EQUAL(args_outcome_count(7, NS, 0), 0);
+    CU_ASSERT_EQUAL(args_outcome_count(3, 5, 0), 6 + 6 + 1 + 72 + 5 + 5);
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5,
                                           2 * NS + 37, vplus, status, kind, &nruns, &acc, work, lw),
                           NSM_OK);
     CU_ASSERT_EQUAL(nruns, 2 * NS + 37);
@@ -236,26 +237,35 @@ static void test_outcome_set(void)
         CU_ASSERT(es != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (5 + fan[q].j)) == 0.0);
     }
     /* errors */
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 2,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 2,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 7, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 7, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw - 1),
                     NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     NULL, status, kind, &nruns, &acc, work, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     big, status, kind, &nruns, &acc, big + 300, lw),
                     NSM_ERR_ALIAS);
     P.M[0] = -1;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
                                     vplus, status, kind, &nruns, &acc, work, lw),
                     NSM_ERR_NOT_SPD);
+}
+
+/* nsm_outcome_policy with the set's options (opts, nsamples, seed, hold) and no planes. */
+static nsm_status policy_of_run(size_t m, const nsm_impact_opts *opts, size_t nsamples,
+                                unsigned long seed, size_t hold, size_t r, nsm_policy_store *st,
+                                nsm_impact_policy *pol)
+{
+    const nsm_outcome_opts o = args_outcome_opts(opts, nsamples, seed, hold);
+    return nsm_outcome_policy(m, &o, r, st, pol);
 }
 
 /* nsm_outcome_policy (outcome.h): run r's policy, in the documented order of the set; solving
@@ -263,8 +273,9 @@ static void test_outcome_set(void)
 /* CLAIM: outcome.h nsm_outcome_policy: solving with it repeats run r of the set */
 static void test_outcome_policy(void)
 {
-    size_t order[3];
-    double ratios[3], dir[9], dwell[3];
+    nsm_policy_store store;
+    size_t *order = store.order;
+    double *ratios = store.ratios, *dir = store.dir, *dwell = store.dwell;
     nsm_impact_policy pol;
     /* m = 3, 5 histories, hold 5: runs 0-5 sequential and 6-11 priority, each over the six
        orders in lexicographic order (listed here), 12 simultaneous, 13-84 extremal, 85-89
@@ -272,7 +283,7 @@ static void test_outcome_policy(void)
     static const size_t lex[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                      {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     for (size_t r = 0; r < 12; r++) {
-        CU_ASSERT_EQUAL_FATAL(nsm_outcome_policy(3, NULL, 5, 99, 5, r, order, ratios, dir, dwell, &pol),
+        CU_ASSERT_EQUAL_FATAL(policy_of_run(3, NULL, 5, 99, 5, r, &store, &pol),
                               NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, r < 6 ? NSM_POLICY_SEQUENTIAL : NSM_POLICY_PRIORITY);
         CU_ASSERT(pol.order == order);
@@ -280,19 +291,19 @@ static void test_outcome_policy(void)
             CU_ASSERT_EQUAL(order[c], lex[r % 6][c]);
         }
     }
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 12, order, ratios, dir, dwell, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 12, &store, &pol), NSM_OK);
     CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SIMULTANEOUS);
     CU_ASSERT(pol.ratios == ratios && ratios[0] == 1.0 && ratios[1] == 1.0 && ratios[2] == 1.0);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 13, order, ratios, dir, dwell, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 13, &store, &pol), NSM_OK);
     CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_EXTREMAL);
     CU_ASSERT_EQUAL(pol.hold, 2000 / NSM_OUTCOME_EXTREMAL_CHOICES); /* default steps */
     /* the choices keep their impulse spacing: twice the steps, twice the hold; at least 1 */
     nsm_impact_opts o2 = NSM_IMPACT_OPTS_DEFAULT;
     o2.steps = 4000;
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, &o2, 5, 99, 5, 13, order, ratios, dir, dwell, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(policy_of_run(3, &o2, 5, 99, 5, 13, &store, &pol), NSM_OK);
     CU_ASSERT_EQUAL(pol.hold, 4000 / NSM_OUTCOME_EXTREMAL_CHOICES);
     o2.steps = NSM_OUTCOME_EXTREMAL_CHOICES - 1;
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, &o2, 5, 99, 5, 13, order, ratios, dir, dwell, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(policy_of_run(3, &o2, 5, 99, 5, 13, &store, &pol), NSM_OK);
     CU_ASSERT_EQUAL(pol.hold, 1);
     CU_ASSERT(pol.dir == dir && dir[0] == 1.0);
     for (size_t k = 1; k < 9; k++) {
@@ -300,7 +311,7 @@ static void test_outcome_policy(void)
     }
     static const size_t caps[5] = {1, 2, 4, 1, 2};
     for (size_t j = 0; j < 5; j++) {
-        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 85 + j, order, ratios, dir, dwell, &pol),
+        CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 85 + j, &store, &pol),
                         NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_BANGBANG);
         CU_ASSERT_EQUAL(pol.seed, 99 + j);
@@ -310,8 +321,7 @@ static void test_outcome_policy(void)
        t / 6 + 1 = 1 (1/2, 1/3, 1/5 in bases 2, 3, 5: levels 7, 4, 2 of 14, that is 0.4, 0.15
        and 0.06 S), cycles from its coordinate in base 7 (1/7: level 0 of 4, one cycle) */
     for (size_t t = 0; t < 5; t++) {
-        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 0, 5, 90 + t, order, ratios, dir, dwell,
-                                           &pol),
+        CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 0, 5, 90 + t, &store, &pol),
                         NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
         CU_ASSERT(pol.order == order && pol.dwell == dwell);
@@ -326,8 +336,7 @@ static void test_outcome_policy(void)
        base 7: 2/7 and 3/7, cycle level 1: two cycles) */
     static const double k23[2][3] = {{0.1, 0.6, 0.2}, {0.8, 0.03, 0.5}};
     for (size_t j = 0; j < 2; j++) {
-        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 20, 0, 5, 105 + 6 * (j + 1), order, ratios,
-                                           dir, dwell, &pol),
+        CU_ASSERT_EQUAL(policy_of_run(3, NULL, 20, 0, 5, 105 + 6 * (j + 1), &store, &pol),
                         NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
         for (size_t c = 0; c < 3; c++) {
@@ -339,20 +348,19 @@ static void test_outcome_policy(void)
     /* 40 histories: schedules from run 125; t = 30 is Halton point 6 (3/8, 2/9, 6/25: levels
        5, 3, 3, that is 0.2, 0.1, 0.1 S; 6/7 in base 7: cycle level 3, eight cycles) and t = 18
        point 4 (4/7: level 2, four cycles) */
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 40, 0, 5, 155, order, ratios, dir, dwell, &pol),
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 40, 0, 5, 155, &store, &pol),
                     NSM_OK);
     CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
     CU_ASSERT(dwell[0] == 0.2 && dwell[1] == 0.1 && dwell[2] == 0.1);
     CU_ASSERT_EQUAL(pol.hold, 8);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 40, 0, 5, 143, order, ratios, dir, dwell, &pol),
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 40, 0, 5, 143, &store, &pol),
                     NSM_OK);
     CU_ASSERT_EQUAL(pol.hold, 4);
     /* the seed starts the sequence further along: seed 5 makes the first schedule (run 90 of
        5 histories) Halton point 6, and seed 5 + 2^20 the same */
     const unsigned long shifted[2] = {5ul, 5ul + 1048576ul};
     for (size_t j = 0; j < 2; j++) {
-        CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, shifted[j], 5, 90, order, ratios, dir,
-                                           dwell, &pol),
+        CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, shifted[j], 5, 90, &store, &pol),
                         NSM_OK);
         CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SCHEDULE);
         CU_ASSERT(dwell[0] == 0.2 && dwell[1] == 0.1 && dwell[2] == 0.1);
@@ -360,18 +368,26 @@ static void test_outcome_policy(void)
     }
     /* errors: the bad argument's status, nothing written */
     pol.kind = NSM_POLICY_SAMPLED;
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 95, order, ratios, dir, dwell, &pol),
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 95, &store, &pol),
                     NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, order, ratios, dir, NULL, &pol),
-                    NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, order, ratios, dir, dir + 6, &pol),
-                    NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 0, 99, 5, 0, order, ratios, dir, dwell, &pol), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 0, 0, order, ratios, dir, dwell, &pol), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(0, NULL, 5, 99, 5, 0, order, ratios, dir, dwell, &pol), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(7, NULL, 5, 99, 5, 0, order, ratios, dir, dwell, &pol), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, NULL, ratios, dir, dwell, &pol), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 5, 99, 5, 0, order, ratios, ratios + 1, dwell, &pol),
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, NULL, &pol), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, &store, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(3, NULL, 0, &store, &pol), NSM_ERR_NULL);
+    /* the policy inside the store (the policy's arrays are the store's: they can overlap
+       nothing else) */
+    static union {
+        nsm_policy_store st;
+        nsm_impact_policy pol;
+    } spool;
+    spool.pol.kind = NSM_POLICY_SAMPLED;
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, &spool.st, &spool.pol), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(spool.pol.kind, NSM_POLICY_SAMPLED);
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 0, 99, 5, 0, &store, &pol), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 0, 0, &store, &pol), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(policy_of_run(0, NULL, 5, 99, 5, 0, &store, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(policy_of_run(7, NULL, 5, 99, 5, 0, &store, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, &store,
+                                  (nsm_impact_policy *)(void *)(store.dir + 1)),
                     NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(pol.kind, NSM_POLICY_SAMPLED);
     /* replay: every run of the box-wall set, solved with its policy, gives the set's status
@@ -385,7 +401,7 @@ static void test_outcome_policy(void)
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 300;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 7, 300,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 7, 300,
                                           2 * NS + 37, vplus, status, kind, &nruns, &acc, work,
                                           nsm_outcome_work(3, 2)),
                           NSM_OK);
@@ -394,7 +410,7 @@ static void test_outcome_policy(void)
         double vp[3], L[4];
         nsm_impact_info info;
         CU_ASSERT_EQUAL_FATAL(
-            nsm_outcome_policy(2, &opts, NS, 7, 300, r, order, ratios, dir, dwell, &pol), NSM_OK);
+            policy_of_run(2, &opts, NS, 7, 300, r, &store, &pol), NSM_OK);
         nsm_status st = run_policy(&P, &pol, &opts, vp, L, &info);
         same += st == status[r] && pol.kind == kind[r] &&
                 (st != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * r) == 0.0);
@@ -427,10 +443,10 @@ static void test_outcome_set_spatial(void)
             Jt2[(2 * c + 1) * 3 + i] = 0.0;
         }
     }
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, NS, 5, 2000,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, NS, 5, 2000,
                                           NR, vp1, st1, k1, &nr1, &a1, work, lw),
                           NSM_OK);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_d(3, 2, 2, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_d(3, 2, 2, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5,
                                             2000, NR, vp2, st2, k2, &nr2, &a2, work, lw),
                           NSM_OK);
     CU_ASSERT_EQUAL_FATAL(nr1, nr2);
@@ -459,10 +475,10 @@ static void test_outcome_set_spatial(void)
            "%.3f %.3f] ", seq, c12, w12, c21, w21);
     CU_ASSERT(seq <= 1e-9);
     CU_ASSERT(c12 >= 0.98 && c21 >= 0.98 && w12 >= 0.98 && w21 >= 0.98);
-    CU_ASSERT_EQUAL(nsm_outcome_set_d(3, 2, 3, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5, 2000, NR,
+    CU_ASSERT_EQUAL(args_outcome_set_d(3, 2, 3, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5, 2000, NR,
                                       vp2, st2, k2, &nr2, &a2, work, lw),
                     NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set_d(3, 2, 2, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5, 2000, NR,
+    CU_ASSERT_EQUAL(args_outcome_set_d(3, 2, 2, P.M, P.Jn, Jt2, P.mu, P.vm, NULL, NS, 5, 2000, NR,
                                       vp2, st2, k2, &nr2, &a2, work, lw - 1),
                     NSM_ERR_WORKSPACE);
 }
@@ -481,16 +497,16 @@ static void test_impact_opts_null(void)
     const nsm_impact_opts dflt = NSM_IMPACT_OPTS_DEFAULT;
     double vp1[3], vp2[3], L1[4], L2[4];
     nsm_impact_info i1, i2;
-    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &dflt, vp1,
+    CU_ASSERT_EQUAL_FATAL(args_impact_solve1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, &dflt, vp1,
                                            L1, &i1, work, lw),
                           NSM_OK);
-    CU_ASSERT_EQUAL_FATAL(nsm_impact_solve(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp2,
+    CU_ASSERT_EQUAL_FATAL(args_impact_solve1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp2,
                                            L2, &i2, work, lw),
                           NSM_OK);
     CU_ASSERT(memcmp(vp1, vp2, sizeof vp1) == 0);
     CU_ASSERT(memcmp(L1, L2, sizeof L1) == 0);
     CU_ASSERT_EQUAL(i1.steps, i2.steps);
-    CU_ASSERT_EQUAL(nsm_impact_solve_d(3, 2, 1, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp2,
+    CU_ASSERT_EQUAL(args_impact_solve(3, 2, 1, P.M, P.Jn, P.Jt, P.mu, P.vm, &pol, NULL, vp2,
                                        L2, &i2, work, lw),
                     NSM_OK);
     CU_ASSERT(memcmp(vp1, vp2, sizeof vp1) == 0);
@@ -505,13 +521,13 @@ static void test_impact_opts_null(void)
     nsm_status sa[41], sb[41];
     nsm_policy_kind ka[41], kb[41];
     size_t na = 0, nb = 0, aa = 0, ab = 0;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
                                     kb, &nb, &ab, work, lo - 1),
                     NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, 41,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, 41,
                                           va, sa, ka, &na, &aa, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41,
                                           vb, sb, kb, &nb, &ab, work, lo),
                           NSM_OK);
     CU_ASSERT_EQUAL(na, 41);
@@ -520,43 +536,58 @@ static void test_impact_opts_null(void)
     /* the run records over an input, v_plus, the work or each other: NSM_ERR_ALIAS */
     static double pool[64];
     memcpy(pool, P.M, 9 * sizeof *pool);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb,
                                     (nsm_status *)(void *)(pool + 4), kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
                                     (nsm_policy_kind *)(void *)(vb + 100), &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
-                                    kb, (size_t *)(void *)(work + lo - 1), &ab, work, lo),
-                    NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
-                                    kb, &nb, (size_t *)(void *)(sb + 2), work, lo),
-                    NSM_ERR_ALIAS);
+    /* the counts (fields of the result struct) over the work or the statuses */
+    const nsm_contact_problem prob = {3, 2, 1, P.M, P.Jn, P.Jt, P.mu, P.vm};
+    const nsm_outcome_opts oo = args_outcome_opts(NULL, 2, 7, 3);
+    nsm_outcome_result *rw =
+        (nsm_outcome_result *)(void *)((char *)(void *)(work + lo - 1) -
+                                       offsetof(nsm_outcome_result, nruns));
+    *rw = (nsm_outcome_result){41, vb, sb, kb, 0, 0};
+    CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &oo, rw, work, lo), NSM_ERR_ALIAS);
+    static union {
+        nsm_status st[41];
+        nsm_outcome_result r[4];
+    } rpool;
+    rpool.r[1] = (nsm_outcome_result){41, vb, rpool.st, kb, 0, 0};
+    CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &oo, &rpool.r[1], work, lo), NSM_ERR_ALIAS);
+    /* the structs: NULL problem, options or result, a NULL array in them */
+    nsm_outcome_result rr = {41, vb, sb, kb, 0, 0};
+    CU_ASSERT_EQUAL(nsm_outcome_set(NULL, &oo, &rr, work, lo), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_set(&prob, NULL, &rr, work, lo), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &oo, NULL, work, lo), NSM_ERR_NULL);
+    rr.kind = NULL;
+    CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &oo, &rr, work, lo), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_count(2, NULL), 0);
     /* the work over an input (M stored inside it): NSM_ERR_ALIAS (the runs write the work and
        read the inputs), v_plus untouched */
     memcpy(work + 5, P.M, 9 * sizeof *work);
     double vb0 = vb[0];
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, work + 5, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, work + 5, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb,
                                     sb, kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
     CU_ASSERT(vb[0] == vb0);
-    /* opts over v_plus or the work: NSM_ERR_ALIAS (the runs write both and read opts) */
+    /* the runs' options over v_plus or the work: NSM_ERR_ALIAS (the runs write both and read
+       the options) */
     static union {
-        nsm_impact_opts opts;
+        nsm_outcome_opts opts;
         double d[128];
     } opool;
-    opool.opts = dflt;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opool.opts, 2, 7, 3, 41,
-                                    opool.d, sb, kb, &nb, &ab, work, lo),
-                    NSM_ERR_ALIAS);
+    opool.opts = args_outcome_opts(&dflt, 2, 7, 3);
+    nsm_outcome_result ro = {41, opool.d, sb, kb, 0, 0};
+    CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &opool.opts, &ro, work, lo), NSM_ERR_ALIAS);
     static union {
-        nsm_impact_opts opts;
+        nsm_outcome_opts opts;
         double d[4096];
     } wpool;
-    wpool.opts = dflt;
-    CU_ASSERT_EQUAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &wpool.opts, 2, 7, 3, 41,
-                                    vb, sb, kb, &nb, &ab, wpool.d, lo),
-                    NSM_ERR_ALIAS);
+    wpool.opts = args_outcome_opts(&dflt, 2, 7, 3);
+    nsm_outcome_result rv = {41, vb, sb, kb, 0, 0};
+    CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &wpool.opts, &rv, wpool.d, lo), NSM_ERR_ALIAS);
     CU_ASSERT(memcmp(pool, P.M, 9 * sizeof *pool) == 0);
 }
 
@@ -573,19 +604,19 @@ static void test_outcome_set_proj(void)
     const double planes[2 * NPL * 3] = {1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 400;
-    size_t base = nsm_outcome_count(2, NS);
-    size_t total = nsm_outcome_count_proj(2, NS, NPL);
+    size_t base = args_outcome_count(2, NS, 0);
+    size_t total = args_outcome_count(2, NS, NPL);
     CU_ASSERT_EQUAL_FATAL(total, CAP);
-    CU_ASSERT_EQUAL(nsm_outcome_count_proj(2, NS, NSM_OUTCOME_MAX_PLANES + 1), 0);
-    CU_ASSERT_EQUAL(nsm_outcome_count_proj(7, NS, 1), 0);
+    CU_ASSERT_EQUAL(args_outcome_count(2, NS, NSM_OUTCOME_MAX_PLANES + 1), 0);
+    CU_ASSERT_EQUAL(args_outcome_count(7, NS, 1), 0);
     static double work[4096], va[CAP * 3], vb[CAP * 3];
     static nsm_status sa[CAP], sb[CAP];
     static nsm_policy_kind ka[CAP], kb[CAP];
     size_t lw = nsm_outcome_work(3, 2), na = 0, nb = 0, aa = 0, ab = 0;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_d(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, CAP,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_d(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, CAP,
                                             va, sa, ka, &na, &aa, work, lw),
                           NSM_OK);
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD,
                                                NPL, planes, CAP, vb, sb, kb, &nb, &ab, work, lw),
                           NSM_OK);
     CU_ASSERT_EQUAL(na, base);
@@ -616,7 +647,7 @@ static void test_outcome_set_proj(void)
         double vp[3], L[4];
         nsm_impact_info info;
         static double w1[4096];
-        nsm_status st = nsm_impact_solve(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, w1,
+        nsm_status st = args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, w1,
                                          nsm_impact_work(3, 2));
         CU_ASSERT_EQUAL(st, sb[r]);
         if (st != NSM_OK) {
@@ -647,34 +678,34 @@ static void test_outcome_set_proj(void)
     double nanp[12];
     memcpy(nanp, planes, sizeof nanp);
     nanp[7] = NAN;
-    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+    CU_ASSERT_EQUAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
                                          NULL, CAP, vb, sb, kb, &nb, &ab, work, lw),
                     NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, 0,
+    CU_ASSERT_EQUAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, 0,
                                          NULL, CAP, vb, sb, kb, &nb, &ab, work, lw),
                     NSM_OK);
     CU_ASSERT_EQUAL(nb, base);
-    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD,
+    CU_ASSERT_EQUAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD,
                                          NSM_OUTCOME_MAX_PLANES + 1, planes, CAP, vb, sb, kb,
                                          &nb, &ab, work, lw),
                     NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+    CU_ASSERT_EQUAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
                                          planes, CAP - 1, vb, sb, kb, &nb, &ab, work, lw),
                     NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+    CU_ASSERT_EQUAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
                                          nanp, CAP, vb, sb, kb, &nb, &ab, work, lw),
                     NSM_ERR_NOT_FINITE);
-    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+    CU_ASSERT_EQUAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
                                          vb + 3, CAP, vb, sb, kb, &nb, &ab, work, lw),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+    CU_ASSERT_EQUAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
                                          work + lw - 2, CAP, vb, sb, kb, &nb, &ab, work, lw),
                     NSM_ERR_ALIAS);
     static union {
         nsm_status st[CAP];
         double d[CAP];
     } spool;
-    CU_ASSERT_EQUAL(nsm_outcome_set_proj(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
+    CU_ASSERT_EQUAL(args_outcome_set(3, 2, 1, M, Jn, Jt, mu, vm, &opts, NS, 5, HOLD, NPL,
                                          spool.d, CAP, vb, spool.st, kb, &nb, &ab, work, lw),
                     NSM_ERR_ALIAS);
     double vd[3];
@@ -709,7 +740,7 @@ static void test_outcome_overflow_rows(void)
     nsm_status st[41];
     nsm_policy_kind kd[41];
     size_t nr = 0, acc = 0;
-    CU_ASSERT_EQUAL_FATAL(nsm_outcome_set(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41,
                                           vp, st, kd, &nr, &acc, work, lo),
                           NSM_OK);
     CU_ASSERT_EQUAL(nr, 41);

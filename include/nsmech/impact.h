@@ -73,7 +73,7 @@ extern "C" {
  * extremal hold; schedule runs until an event or the end of a phase's dwell, which is an
  * event too, stepped over at hmin when closer than that), one segment covers them: length min(k·h, next event), counted as the steps
  * it covers (all k, or those up to and including the one its event falls in), so that
- * info->steps still counts steps of h. Such a segment is one step long while a contact
+ * res->info.steps still counts steps of h. Such a segment is one step long while a contact
  * without weight sits at normal rest with u_n decreasing (the policy sees it penetrate after
  * one step, as before), or when joint stick or held rates were taken (their Gauss–Seidel
  * solution is refined from one step to the next). The motion is linear in s between events,
@@ -95,7 +95,7 @@ extern "C" {
  * If s exceeds the bound: NSM_ERR_BOUND. If no positive lower bound on gamma is certified,
  * the documented fallback is to integrate with h = s_ref/opts.steps, s_ref = sum over
  * penetrating contacts of -u_n,c/W_nn,c (their frictionless impulses), for at most
- * opts.fallback_steps steps; the outputs are written (info->terminated says whether the
+ * opts.fallback_steps steps; the outputs are written (res->info.terminated says whether the
  * impact ended) and the status says why there was no bound: NSM_ERR_NO_BOUND when Frank–
  * Wolfe reached a point of the slice with Lambda^T W Lambda <= 1e-12·max_c W_nn,c (gamma is
  * 0 to that tolerance: the contacts may wedge), NSM_ERR_NOT_CERTIFIED otherwise (gamma > 0
@@ -222,7 +222,7 @@ typedef struct nsm_impact_info {
     int terminated;      /**< 1 if no contact is left penetrating */
 } nsm_impact_info;
 
-/** Workspace (doubles) for nsm_impact_solve and nsm_impact_solve_d (d = 1 or 2):
+/** Workspace (doubles) for nsm_impact_solve (d = 1 or 2):
     n² + 6mn + 9m² + 26m + n. 0 if n or m is 0, n > NSM_MAX_DIM, 3m > NSM_MAX_DIM, or the
     workspace would exceed NSM_MAX_DIM² doubles (the solvers then return NSM_ERR_SIZE). */
 /*@ logic integer nsm_impact_need(integer n, integer m) =
@@ -240,10 +240,105 @@ typedef struct nsm_impact_info {
  */
 size_t nsm_impact_work(size_t n, size_t m);
 
+/** Problem data of nsm_impact_solve and nsm_outcome_set (see above): n generalized
+    velocities, m contacts with tangent dimension d (1 planar, 2 spatial); M n×n, Jn m×n,
+    Jt (d·m)×n, mu m, v_minus n, all read only. A struct of pointers: the arrays stay the
+    caller's. */
+typedef struct nsm_contact_problem {
+    size_t n;               /**< generalized velocities */
+    size_t m;               /**< contacts */
+    size_t d;               /**< tangent dimension: 1 planar, 2 spatial */
+    const double *M;        /**< n×n, SPD */
+    const double *Jn;       /**< m×n: row c is J_n,c */
+    const double *Jt;       /**< (d·m)×n: rows c·d .. c·d + d - 1 are J_t,c */
+    const double *mu;       /**< m friction coefficients >= 0 */
+    const double *v_minus;  /**< n: the pre-impact velocity */
+} nsm_contact_problem;
+
+/*@ // The problem struct readable, and each non-NULL array of it readable for its extent; a
+    // size beyond NSM_MAX_DIM (or a d other than 1 or 2, for Jt) excuses the arrays it sizes:
+    // the entry points reject such sizes before reading them.
+    predicate nsm_contact_problem_readable(nsm_contact_problem *p) =
+      \valid_read(p) &&
+      (p->M == \null || p->n > NSM_MAX_DIM || \valid_read(p->M + (0 .. p->n * p->n - 1))) &&
+      (p->Jn == \null || p->n > NSM_MAX_DIM || p->m > NSM_MAX_DIM ||
+       \valid_read(p->Jn + (0 .. p->m * p->n - 1))) &&
+      (p->Jt == \null || p->n > NSM_MAX_DIM || p->m > NSM_MAX_DIM ||
+       (p->d != 1 && p->d != 2) || \valid_read(p->Jt + (0 .. p->d * p->m * p->n - 1))) &&
+      (p->mu == \null || p->m > NSM_MAX_DIM || \valid_read(p->mu + (0 .. p->m - 1))) &&
+      (p->v_minus == \null || p->n > NSM_MAX_DIM ||
+       \valid_read(p->v_minus + (0 .. p->n - 1)));
+
+    // No pointer of the problem is NULL.
+    predicate nsm_contact_problem_nonnull(nsm_contact_problem *p) =
+      p->M != \null && p->Jn != \null && p->Jt != \null && p->mu != \null &&
+      p->v_minus != \null;
+
+    // The policy readable, and the array its kind reads readable for its extent when non-NULL
+    // (n, m of the problem it is used with).
+    predicate nsm_impact_policy_readable(nsm_impact_policy *pol, integer n, integer m) =
+      \valid_read(pol) &&
+      ((pol->kind != NSM_POLICY_SEQUENTIAL && pol->kind != NSM_POLICY_PRIORITY &&
+        pol->kind != NSM_POLICY_SCHEDULE) ||
+       pol->order == \null || m > NSM_MAX_DIM || \valid_read(pol->order + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_SIMULTANEOUS || pol->ratios == \null || m > NSM_MAX_DIM ||
+       \valid_read(pol->ratios + (0 .. m - 1))) &&
+      (pol->kind != NSM_POLICY_EXTREMAL || pol->dir == \null || m > NSM_MAX_DIM ||
+       \valid_read(pol->dir + (0 .. 3 * m - 1))) &&
+      (pol->kind != NSM_POLICY_EXTREMAL_V || pol->vdir == \null || n > NSM_MAX_DIM ||
+       \valid_read(pol->vdir + (0 .. n - 1))) &&
+      (pol->kind != NSM_POLICY_SCHEDULE || pol->dwell == \null || m > NSM_MAX_DIM ||
+       \valid_read(pol->dwell + (0 .. m - 1)));
+ */
+
+/** Result of nsm_impact_solve: the caller's output arrays (inputs: the pointers are read)
+    and what the integrator did (written). */
+typedef struct nsm_impact_result {
+    double *v_plus;        /**< n: the post-impact velocity */
+    double *Lambda;        /**< (d+1)m: the impulses, (t, n) or (t1, t2, n) per contact */
+    nsm_impact_info info;  /**< what the integrator did (by value) */
+} nsm_impact_result;
+
+/*@ // The result struct writable, and its non-NULL arrays writable for their extents
+    // (sizes from the problem *p; excused as in nsm_contact_problem_readable).
+    predicate nsm_impact_result_writable(nsm_contact_problem *p, nsm_impact_result *r) =
+      \valid(r) &&
+      (r->v_plus == \null || p->n > NSM_MAX_DIM || \valid(r->v_plus + (0 .. p->n - 1))) &&
+      (r->Lambda == \null || p->m > NSM_MAX_DIM || (p->d != 1 && p->d != 2) ||
+       \valid(r->Lambda + (0 .. (p->d + 1) * p->m - 1)));
+
+    // What nsm_impact_solve writes does not overlap the structs it reads: *r (of which only
+    // info is written) is separated from *p, *pol, *opts, the work and the output arrays; *p
+    // from the work and the output arrays. (Overlaps among the arrays, the policy's arrays
+    // and the options are checked at run time: NSM_ERR_ALIAS.)
+    predicate nsm_impact_separated(nsm_contact_problem *p, nsm_impact_policy *pol,
+                                   nsm_impact_opts *opts, nsm_impact_result *r,
+                                   double *work, integer lwork) =
+      \separated(r, p) &&
+      (pol == \null || \separated(r, pol)) &&
+      (opts == \null || \separated(r, opts)) &&
+      (work == \null || lwork == 0 ||
+       (\separated(r, work + (0 .. lwork - 1)) && \separated(p, work + (0 .. lwork - 1)))) &&
+      (r->v_plus == \null || p->n > NSM_MAX_DIM ||
+       (\separated(r, r->v_plus + (0 .. p->n - 1)) &&
+        \separated(p, r->v_plus + (0 .. p->n - 1)))) &&
+      (r->Lambda == \null || p->m > NSM_MAX_DIM || (p->d != 1 && p->d != 2) ||
+       (\separated(r, r->Lambda + (0 .. (p->d + 1) * p->m - 1)) &&
+        \separated(p, r->Lambda + (0 .. (p->d + 1) * p->m - 1))));
+
+    // Every pointer nsm_impact_solve needs is non-NULL.
+    predicate nsm_impact_nonnull(nsm_contact_problem *p, nsm_impact_policy *pol,
+                                 nsm_impact_result *r, double *work) =
+      p != \null && r != \null && nsm_contact_problem_nonnull(p) && pol != \null &&
+      r->v_plus != \null && r->Lambda != \null && work != \null;
+ */
+
 /**
- * Integrates the impact of m contacts with tangent dimension d (1 or 2) with the given policy.
- * On NSM_OK: v_plus (n) is the post-impact velocity, Lambda ((d+1)m, see above) the impulses,
- * *info filled; every contact has J_n,c v_plus >= -info->check_tol, checked on v_plus as
+ * Integrates the impact of the problem *prob (m contacts with tangent dimension d, 1 or 2)
+ * with the given policy. On NSM_OK: res->v_plus (n) is the post-impact velocity, res->Lambda
+ * ((d+1)m, see above) the impulses, res->info filled (below, v_plus, Lambda and info are
+ * those fields of *res, n, m, d, M, Jn, ... those of *prob); every contact has
+ * J_n,c v_plus >= -info.check_tol, checked on v_plus as
  * returned (check_tol = max(vtol·(1 + max_c |J_n,c v_-|), ntol)); every Λ_c lies in its
  * friction cone (Λ_n >= 0, ‖Λ_t‖ <= μ_c Λ_n), checked on Lambda as returned with the test
  * Λ_n >= 0, μ_cΛ_n >= 0, Λ_t·Λ_t <= (μ_cΛ_n)² evaluated in double precision (in exact
@@ -251,8 +346,8 @@ size_t nsm_impact_work(size_t n, size_t m);
  * rounding left it outside, before v_plus is formed from it). The contract states membership
  * in the real model; in IEEE arithmetic a Λ_c on the boundary may lie outside the exact cone
  * by the rounding of those products (an ulp), and nsm_cone_contains with tol = 0, which
- * decides on scaled values, may then say 0: test with a small tol. And info->s <=
- * info->bound. If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
+ * decides on scaled values, may then say 0: test with a small tol. And info.s <=
+ * info.bound. If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
  * v_minus, Lambda = 0, s = 0 (the trivial answer), NSM_OK.
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, m, or workspace beyond NSM_MAX_DIM²), NSM_ERR_ARG
  * (d not 1 or 2, options, policy, mu < 0), NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD (M not
@@ -271,167 +366,62 @@ size_t nsm_impact_work(size_t n, size_t m);
  * — v_plus, Lambda and info written as computed. It takes precedence over NSM_ERR_BOUND,
  * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND and NSM_ERR_NOT_CERTIFIED.
  * opts = NULL means NSM_IMPACT_OPTS_DEFAULT.
+ * The structs: NSM_ERR_NULL also for prob or res NULL, or a NULL array in them; NSM_ERR_ALIAS
+ * also when *res (the whole struct) overlaps *prob, *pol, *opts, an array of *prob or *res,
+ * the array of *pol its kind reads or the first nsm_impact_work(n, m) doubles of work
+ * (checked after NSM_ERR_SIZE and NSM_ERR_WORKSPACE, before the other checks). The contract requires those separations of the structs
+ * (nsm_impact_separated: *res apart from *prob, *pol, *opts, the work and the output arrays;
+ * *prob apart from the work and the output arrays): the run-time check is for callers that
+ * are not proved.
  */
-/*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
-    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
-                       \valid_read(Jn + (0 .. m*n - 1));
-    requires valid_Jt: Jt == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
-                       \valid_read(Jt + (0 .. d*m*n - 1));
-    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
-    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
-    requires valid_pol: pol == \null || \valid_read(pol);
-    requires valid_pol_order: pol == \null ||
-                              (pol->kind != NSM_POLICY_SEQUENTIAL &&
-                               pol->kind != NSM_POLICY_PRIORITY &&
-                               pol->kind != NSM_POLICY_SCHEDULE) ||
-                              pol->order == \null || m > NSM_MAX_DIM ||
-                              \valid_read(pol->order + (0 .. m - 1));
-    requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
-                               pol->ratios == \null || m > NSM_MAX_DIM ||
-                               \valid_read(pol->ratios + (0 .. m - 1));
-    requires valid_pol_dir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL ||
-                            pol->dir == \null || m > NSM_MAX_DIM ||
-                            \valid_read(pol->dir + (0 .. 3 * m - 1));
-    requires valid_pol_vdir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL_V ||
-                             pol->vdir == \null || n > NSM_MAX_DIM ||
-                             \valid_read(pol->vdir + (0 .. n - 1));
-    requires valid_pol_dwell: pol == \null || pol->kind != NSM_POLICY_SCHEDULE ||
-                              pol->dwell == \null || m > NSM_MAX_DIM ||
-                              \valid_read(pol->dwell + (0 .. m - 1));
+/*@ requires valid_prob: prob == \null || nsm_contact_problem_readable(prob);
+    requires valid_pol: pol == \null || prob == \null ||
+                        nsm_impact_policy_readable(pol, prob->n, prob->m);
     requires valid_opts: opts == \null || \valid_read(opts);
-    requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
-    requires valid_L: Lambda == \null || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
-                      \valid(Lambda + (0 .. (d+1)*m - 1));
-    requires valid_info: info == \null || \valid(info);
+    requires valid_res: res == \null || prob == \null || nsm_impact_result_writable(prob, res);
     requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
-    requires sep_info: info == \null || ((v_plus == \null || n > NSM_MAX_DIM ||
-                         \separated(info, v_plus + (0 .. n - 1))) &&
-                         (Lambda == \null || m > NSM_MAX_DIM || (d != 1 && d != 2) ||
-                         \separated(info, Lambda + (0 .. (d+1)*m - 1))) &&
-                         (work == \null || lwork == 0 || \separated(info, work + (0 .. lwork - 1))) &&
-                         (pol == \null || \separated(info, pol)) &&
-                         (opts == \null || \separated(info, opts)));
-    assigns *info, v_plus[0 .. n - 1], Lambda[0 .. (d+1)*m - 1], work[0 .. lwork - 1];
+    requires sep: prob == \null || res == \null ||
+                  nsm_impact_separated(prob, pol, opts, res, work, lwork);
+    assigns res->info, res->v_plus[0 .. prob->n - 1],
+            res->Lambda[0 .. (prob->d + 1) * prob->m - 1], work[0 .. lwork - 1];
     behavior null_arg:
-      assumes M == \null || Jn == \null || Jt == \null || mu == \null || v_minus == \null ||
-              pol == \null || v_plus == \null || Lambda == \null ||
-              info == \null || work == \null;
+      assumes !nsm_impact_nonnull(prob, pol, res, work);
       assigns \nothing;
       ensures \result == NSM_ERR_NULL;
     behavior bad_dim:
-      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && v_plus != \null && Lambda != \null &&
-              info != \null && work != \null;
-      assumes d != 1 && d != 2;
+      assumes nsm_impact_nonnull(prob, pol, res, work);
+      assumes prob->d != 1 && prob->d != 2;
       assigns \nothing;
       ensures \result == NSM_ERR_ARG;
     behavior bad_size:
-      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && v_plus != \null && Lambda != \null &&
-              info != \null && work != \null;
-      assumes d == 1 || d == 2;
-      assumes n == 0 || n > NSM_MAX_DIM || m == 0 || 3 * m > NSM_MAX_DIM;
+      assumes nsm_impact_nonnull(prob, pol, res, work);
+      assumes prob->d == 1 || prob->d == 2;
+      assumes prob->n == 0 || prob->n > NSM_MAX_DIM || prob->m == 0 ||
+              3 * prob->m > NSM_MAX_DIM;
       assigns \nothing;
       ensures \result == NSM_ERR_SIZE;
     behavior valid_args:
-      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && v_plus != \null && Lambda != \null &&
-              info != \null && work != \null;
-      assumes d == 1 || d == 2;
-      assumes 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
-      ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
+      assumes nsm_impact_nonnull(prob, pol, res, work);
+      assumes prob->d == 1 || prob->d == 2;
+      assumes 1 <= prob->n <= NSM_MAX_DIM && 1 <= prob->m && 3 * prob->m <= NSM_MAX_DIM;
+      ensures info_steps: \result == NSM_OK ==> res->info.steps <= res->info.step_cap;
       ensures separating: \result == NSM_OK ==>
-                nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
-      ensures bound: \result == NSM_OK ==> info->s <= info->bound;
-      ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
-                nsm_in_cone_tol(d, mu[c], 0.0, Lambda[(d + 1) * c + d], Lambda + (d + 1) * c);
+                nsm_rows_sep(prob->Jn, res->v_plus, prob->m, prob->n, res->info.check_tol);
+      ensures bound: \result == NSM_OK ==> res->info.s <= res->info.bound;
+      ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < prob->m ==>
+                nsm_in_cone_tol(prob->d, prob->mu[c], 0.0,
+                                res->Lambda[(prob->d + 1) * c + prob->d],
+                                res->Lambda + (prob->d + 1) * c);
     complete behaviors;
     disjoint behaviors;
  */
-nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                              const double *Jt, const double *mu, const double *v_minus,
-                              const nsm_impact_policy *pol, const nsm_impact_opts *opts,
-                              double *v_plus, double *Lambda, nsm_impact_info *info,
-                              double *work, size_t lwork);
+nsm_status nsm_impact_solve(const nsm_contact_problem *prob, const nsm_impact_policy *pol,
+                            const nsm_impact_opts *opts, nsm_impact_result *res,
+                            double *work, size_t lwork);
 
 /**
- * Planar contacts: nsm_impact_solve_d with d = 1 (Jt m×n, Lambda 2m as (t, n) pairs).
- */
-/*@ requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
-    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
-                       \valid_read(Jn + (0 .. m*n - 1));
-    requires valid_Jt: Jt == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
-                       \valid_read(Jt + (0 .. m*n - 1));
-    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
-    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
-    requires valid_pol: pol == \null || \valid_read(pol);
-    requires valid_pol_order: pol == \null ||
-                              (pol->kind != NSM_POLICY_SEQUENTIAL &&
-                               pol->kind != NSM_POLICY_PRIORITY &&
-                               pol->kind != NSM_POLICY_SCHEDULE) ||
-                              pol->order == \null || m > NSM_MAX_DIM ||
-                              \valid_read(pol->order + (0 .. m - 1));
-    requires valid_pol_ratios: pol == \null || pol->kind != NSM_POLICY_SIMULTANEOUS ||
-                               pol->ratios == \null || m > NSM_MAX_DIM ||
-                               \valid_read(pol->ratios + (0 .. m - 1));
-    requires valid_pol_dir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL ||
-                            pol->dir == \null || m > NSM_MAX_DIM ||
-                            \valid_read(pol->dir + (0 .. 3 * m - 1));
-    requires valid_pol_vdir: pol == \null || pol->kind != NSM_POLICY_EXTREMAL_V ||
-                             pol->vdir == \null || n > NSM_MAX_DIM ||
-                             \valid_read(pol->vdir + (0 .. n - 1));
-    requires valid_pol_dwell: pol == \null || pol->kind != NSM_POLICY_SCHEDULE ||
-                              pol->dwell == \null || m > NSM_MAX_DIM ||
-                              \valid_read(pol->dwell + (0 .. m - 1));
-    requires valid_opts: opts == \null || \valid_read(opts);
-    requires valid_vp: v_plus == \null || n > NSM_MAX_DIM || \valid(v_plus + (0 .. n - 1));
-    requires valid_L: Lambda == \null || m > NSM_MAX_DIM || \valid(Lambda + (0 .. 2*m - 1));
-    requires valid_info: info == \null || \valid(info);
-    requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
-    requires sep_info: info == \null || ((v_plus == \null || n > NSM_MAX_DIM ||
-                         \separated(info, v_plus + (0 .. n - 1))) &&
-                         (Lambda == \null || m > NSM_MAX_DIM ||
-                         \separated(info, Lambda + (0 .. 2*m - 1))) &&
-                         (work == \null || lwork == 0 || \separated(info, work + (0 .. lwork - 1))) &&
-                         (pol == \null || \separated(info, pol)) &&
-                         (opts == \null || \separated(info, opts)));
-    assigns *info, v_plus[0 .. n - 1], Lambda[0 .. 2*m - 1], work[0 .. lwork - 1];
-    behavior null_arg:
-      assumes M == \null || Jn == \null || Jt == \null || mu == \null || v_minus == \null ||
-              pol == \null || v_plus == \null || Lambda == \null ||
-              info == \null || work == \null;
-      assigns \nothing;
-      ensures \result == NSM_ERR_NULL;
-    behavior bad_size:
-      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && v_plus != \null && Lambda != \null &&
-              info != \null && work != \null;
-      assumes n == 0 || n > NSM_MAX_DIM || m == 0 || 3 * m > NSM_MAX_DIM;
-      assigns \nothing;
-      ensures \result == NSM_ERR_SIZE;
-    behavior valid_args:
-      assumes M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
-              pol != \null && v_plus != \null && Lambda != \null &&
-              info != \null && work != \null;
-      assumes 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM;
-      ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
-      ensures separating: \result == NSM_OK ==>
-                nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
-      ensures bound: \result == NSM_OK ==> info->s <= info->bound;
-      ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
-                nsm_in_cone_tol(1, mu[c], 0.0, Lambda[2 * c + 1], Lambda + 2 * c);
-    complete behaviors;
-    disjoint behaviors;
- */
-nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *Jn,
-                            const double *Jt, const double *mu, const double *v_minus,
-                            const nsm_impact_policy *pol, const nsm_impact_opts *opts,
-                            double *v_plus, double *Lambda, nsm_impact_info *info, double *work,
-                            size_t lwork);
-
-/**
- * Names the argument behind an argument error of nsm_impact_solve_d (d as given) or
- * nsm_impact_solve (d = 1), found by the solver's own checks in the solver's order:
+ * Names the argument behind an argument error of nsm_impact_solve (m, d and mu those of the
+ * problem struct), found by the solver's own checks in the solver's order:
  * "pol", "mu" (NULL: NSM_ERR_NULL, checked with the other pointers before anything else),
  * "d" (not 1 or 2: NSM_ERR_ARG), "m" (0 or 3m > NSM_MAX_DIM: NSM_ERR_SIZE), "opts.steps", "opts.fw_iters", "opts.fallback_steps", "opts.ztol", "opts.ntol",
  * "opts.vtol" (out of the ranges of nsm_impact_opts), "pol.order" (NULL: NSM_ERR_NULL; not a

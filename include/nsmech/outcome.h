@@ -29,38 +29,60 @@ extern "C" {
     every 4 steps: 749 steps, 5 % forced). */
 #define NSM_OUTCOME_EXTREMAL_CHOICES 500u
 
-/** Number of runs of nsm_outcome_set: m! sequential orders + m! priority orders +
-    1 simultaneous (equal ratios) + 8m² extremal directions + nsamples bang-bang histories +
-    nsamples schedules; 0 when m = 0, m > NSM_OUTCOME_MAX_ORDERS_M or nsamples > 10^6. */
-/*@ assigns \nothing;
-    ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 ==>
-              1 <= \result <= 1729 + 2 * nsamples;
-    ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000) ==> \result == 0;
- */
-size_t nsm_outcome_count(size_t m, size_t nsamples);
-
 /** Directions of the extremal fan in each of the caller's projection planes
-    (nsm_outcome_set_proj): a·p + b·q for the 8 lattice directions (a, b) = (1, 0), (3, 1),
+    (nsm_outcome_set, opts->nplanes > 0): a·p + b·q for the 8 lattice directions (a, b) = (1, 0), (3, 1),
     (2, 1), (3, 2), (1, 1), (2, 3), (1, 2), (1, 3) turned by 0, 90, 180 and 270 degrees (gaps
     of at most 18.4 degrees). */
 #define NSM_OUTCOME_PLANE_DIRS 32u
 
-/** Most projection planes nsm_outcome_set_proj takes. */
+/** Options of nsm_outcome_set: the runs' integrator options and the set's sampling.
+    NSM_OUTCOME_OPTS_DEFAULT gives the defaults of the command line tool's "set" policy. */
+typedef struct nsm_outcome_opts {
+    nsm_impact_opts impact; /**< the options of every run (by value) */
+    size_t nsamples;        /**< bang-bang histories, and schedules: 1 .. 10^6 each */
+    unsigned long seed;     /**< first seed of the histories and shift of the schedules */
+    size_t hold;            /**< longest dwell of the histories in steps (>= 1); their dwell
+                                 scales cycle through 1, 2, 4, ... up to hold */
+    size_t nplanes;         /**< projection planes, 0 .. NSM_OUTCOME_MAX_PLANES (0: none) */
+    const double *planes;   /**< 2·nplanes rows of n entries (may be NULL when nplanes = 0) */
+} nsm_outcome_opts;
+
+/** Defaults: the impact defaults, 2048 samples, seed 0, hold 2000 (the default step count),
+    no projection planes. */
+#define NSM_OUTCOME_OPTS_DEFAULT {NSM_IMPACT_OPTS_DEFAULT, 2048u, 0ul, 2000u, 0u, NULL}
+
+/** Most projection planes nsm_outcome_set takes. */
 #define NSM_OUTCOME_MAX_PLANES 64u
 
-/** Number of runs of nsm_outcome_set_proj: nsm_outcome_count(m, nsamples) +
-    NSM_OUTCOME_PLANE_DIRS·nplanes; 0 when nsm_outcome_count is 0 or nplanes >
-    NSM_OUTCOME_MAX_PLANES. */
-/*@ assigns \nothing;
-    ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
-            nplanes <= NSM_OUTCOME_MAX_PLANES ==>
-              1 <= \result <= 1729 + 2 * nsamples + NSM_OUTCOME_PLANE_DIRS * nplanes;
-    ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
-              nplanes <= NSM_OUTCOME_MAX_PLANES) ==> \result == 0;
+/*@ // The options readable, and the planes readable for their extent when non-NULL (n of the
+    // problem; sizes beyond the library's range excuse them, as they are rejected first).
+    predicate nsm_outcome_opts_readable(nsm_outcome_opts *o, integer n) =
+      \valid_read(o) &&
+      (o->planes == \null || o->nplanes == 0 || o->nplanes > NSM_OUTCOME_MAX_PLANES ||
+       n > NSM_MAX_DIM || \valid_read(o->planes + (0 .. 2 * o->nplanes * n - 1)));
  */
-size_t nsm_outcome_count_proj(size_t m, size_t nsamples, size_t nplanes);
 
-/** Workspace (doubles) for nsm_outcome_set, nsm_outcome_set_d and nsm_outcome_set_proj:
+/** Number of runs of nsm_outcome_set: m! sequential orders + m! priority orders +
+    1 simultaneous (equal ratios) + 8m² extremal directions + nsamples bang-bang histories +
+    nsamples schedules (the base runs, numbered first), + NSM_OUTCOME_PLANE_DIRS·nplanes
+    plane runs; 0 when opts is NULL, m = 0, m > NSM_OUTCOME_MAX_ORDERS_M, nsamples > 10^6 or
+    nplanes > NSM_OUTCOME_MAX_PLANES. (nsamples and nplanes are those of *opts.) */
+/*@ requires valid_opts: opts == \null || \valid_read(opts);
+    assigns \nothing;
+    ensures opts != \null && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && opts->nsamples <= 1000000 &&
+            opts->nplanes <= NSM_OUTCOME_MAX_PLANES ==>
+              1 <= \result <= 1729 + 2 * opts->nsamples + NSM_OUTCOME_PLANE_DIRS * opts->nplanes;
+    ensures !(opts != \null && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+              opts->nsamples <= 1000000 && opts->nplanes <= NSM_OUTCOME_MAX_PLANES) ==>
+              \result == 0;
+ */
+size_t nsm_outcome_count(size_t m, const nsm_outcome_opts *opts);
+
+
+
+
+
+/** Workspace (doubles) for nsm_outcome_set:
     that of nsm_impact_solve plus 3m for Lambda (d = 1 or 2) and n for a plane direction,
     nsm_impact_work(n, m) + 3m + n; 0 if n or m is out of range (m >
     NSM_OUTCOME_MAX_ORDERS_M included) or the total would exceed NSM_MAX_DIM² (the outcome
@@ -74,13 +96,61 @@ size_t nsm_outcome_count_proj(size_t m, size_t nsamples, size_t nplanes);
  */
 size_t nsm_outcome_work(size_t n, size_t m);
 
+/** Results of nsm_outcome_set: the caller's arrays for cap runs (cap and the pointers are
+    read) and the counts (written). */
+typedef struct nsm_outcome_result {
+    size_t cap;              /**< runs the arrays hold (>= nsm_outcome_count(m, opts)) */
+    double *v_plus;          /**< cap·n: row r is run r's post-impact velocity */
+    nsm_status *status;      /**< cap: run r's status */
+    nsm_policy_kind *kind;   /**< cap: run r's policy */
+    size_t nruns;            /**< written: the runs made, nsm_outcome_count(m, opts) */
+    size_t accepted;         /**< written: the runs with status NSM_OK */
+} nsm_outcome_result;
+
+/*@ // The result struct writable, and its non-NULL arrays writable for cap runs of n
+    // velocities (n of the problem *p; a cap beyond 10^6 or an n beyond NSM_MAX_DIM excuses
+    // them, as they are rejected first).
+    predicate nsm_outcome_result_writable(nsm_contact_problem *p, nsm_outcome_result *r) =
+      \valid(r) &&
+      (r->v_plus == \null || r->cap == 0 || p->n > NSM_MAX_DIM || r->cap > 1000000 ||
+       \valid(r->v_plus + (0 .. r->cap * p->n - 1))) &&
+      (r->status == \null || r->cap == 0 || r->cap > 1000000 ||
+       \valid(r->status + (0 .. r->cap - 1))) &&
+      (r->kind == \null || r->cap == 0 || r->cap > 1000000 ||
+       \valid(r->kind + (0 .. r->cap - 1)));
+
+    // What nsm_outcome_set writes: *r apart from *p, *o, the work and its own arrays; its
+    // arrays and the work apart from each other and from *o (as the pointers are read; other
+    // overlaps are checked at run time, NSM_ERR_ALIAS).
+    predicate nsm_outcome_separated(nsm_contact_problem *p, nsm_outcome_opts *o,
+                                    nsm_outcome_result *r, double *work, integer lwork) =
+      \separated(r, p) && \separated(r, o) &&
+      (work == \null || lwork == 0 ||
+       (\separated(r, work + (0 .. lwork - 1)) && \separated(o, work + (0 .. lwork - 1)))) &&
+      (r->cap == 0 || r->cap > 1000000 ||
+       ((r->status == \null || \separated(r, r->status + (0 .. r->cap - 1))) &&
+        (r->kind == \null || \separated(r, r->kind + (0 .. r->cap - 1))) &&
+        (r->status == \null || r->kind == \null ||
+         \separated(r->kind + (0 .. r->cap - 1), r->status + (0 .. r->cap - 1))) &&
+        (work == \null || lwork == 0 ||
+         ((r->status == \null || \separated(work + (0 .. lwork - 1), r->status + (0 .. r->cap - 1))) &&
+          (r->kind == \null || \separated(work + (0 .. lwork - 1), r->kind + (0 .. r->cap - 1))))))) &&
+      (r->v_plus == \null || r->cap == 0 || p->n > NSM_MAX_DIM || r->cap > 1000000 ||
+       (\separated(r, r->v_plus + (0 .. r->cap * p->n - 1)) &&
+        \separated(o, r->v_plus + (0 .. r->cap * p->n - 1)) &&
+        (r->status == \null || \separated(r->v_plus + (0 .. r->cap * p->n - 1), r->status + (0 .. r->cap - 1))) &&
+        (r->kind == \null || \separated(r->v_plus + (0 .. r->cap * p->n - 1), r->kind + (0 .. r->cap - 1)))));
+ */
+
 /**
- * The outcome set of an impact: runs nsm_impact_solve with every sequential order (in
+ * The outcome set of the impact *prob (n, m, d, M, Jn, Jt, mu, v_minus below are its fields;
+ * d = 1 planar or 2 spatial): runs nsm_impact_solve with every sequential order (in
  * lexicographic order of the permutations), then with every priority order (same order), then
  * simultaneously with equal ratios, then with the extremal rule (NSM_POLICY_EXTREMAL, hold
- * opts->steps / NSM_OUTCOME_EXTREMAL_CHOICES, at least 1) for a fan of 8m² directions over the
+ * opts->impact.steps / NSM_OUTCOME_EXTREMAL_CHOICES, at least 1) for a fan of 8m² directions over the
  * 2m axes (t, n) of the contact velocities (each axis with both signs, then for each pair of axes a < b the four
- * diagonals ±a ±b; dir has the entry of axis t of contact c at 3c, of n at 3c + 2), then
+ * diagonals ±a ±b; dir has the entry of axis t of contact c at 3c, of n at 3c + 2; the fan
+ * spans the first tangent and the normal of each contact), then
  * with nsamples
  * bang-bang weight histories
  * (NSM_POLICY_BANGBANG; history j has seed seed + j and longest dwell 2^(j mod L) steps, L
@@ -93,243 +163,112 @@ size_t nsm_outcome_work(size_t n, size_t m);
  * the dwell level floor(14·h_i) among 0 (skipped), 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
  * 0.6, 0.8, 1, 1.3 and 1e300 (to rest) times S, and 2^floor(4·h_m) cycles (1, 2, 4 or 8):
  * phases that stop a contact short of rest, and contacts that take turns, which is where the
- * extremes of the set lie that every order and the fans miss).
- * kind[r] is the policy of run r. Run r writes v_plus[r·n .. r·n + n - 1], status[r] and kind[r], r < nsm_outcome_count(m,
- * nsamples) = *nruns; a run is accepted when its status is NSM_OK; *accepted counts them.
+ * extremes of the set lie that every order and the fans miss) (nsamples, seed, hold those of
+ * *opts). Contacts at rest are held only for d = 1 (nsm_impact_solve), so the priority runs
+ * of a spatial set are not held.
+ * Then, with projection planes (opts->nplanes > 0), an extremal fan in each of them: for each
+ * plane i < nplanes and j < NSM_OUTCOME_PLANE_DIRS, run base + NSM_OUTCOME_PLANE_DIRS·i + j
+ * (base = the number of runs above) solves with NSM_POLICY_EXTREMAL_V (hold as the other
+ * extremal runs) along vdir = a_j·p + b_j·q, where p and q are rows 2i and 2i + 1 of
+ * opts->planes (2·nplanes rows of n entries: the axes of the 2-D projection (pᵀv+, qᵀv+) the
+ * caller will look at) and (a_j, b_j) the lattice directions of NSM_OUTCOME_PLANE_DIRS;
+ * kind[r] = NSM_POLICY_EXTREMAL_V. The fan above targets the contact velocities J v+; a
+ * projection that mixes generalized velocities, such as (v0, v1), is reached at its extremes
+ * by these runs (docs/math.md, "Exploring the set"). A plane whose rows reach about 1e307 can
+ * make a direction overflow: that run's status is NSM_ERR_NOT_FINITE.
+ * kind[r] is the policy of run r. Run r writes res->v_plus[r·n .. r·n + n - 1],
+ * res->status[r] and res->kind[r], r < nsm_outcome_count(m, opts) = res->nruns; a run is
+ * accepted when its status is NSM_OK; res->accepted counts them.
  * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,
  * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND, NSM_ERR_NOT_CERTIFIED) or v_minus (other
  * statuses, among them
  * NSM_ERR_OVERFLOW when an impulse or velocity of that run left the double range).
- * Workspace: nsm_outcome_work(n, m) doubles. opts = NULL means NSM_IMPACT_OPTS_DEFAULT.
- * Errors (nothing written but work): NSM_ERR_NULL; NSM_ERR_SIZE (n, m as nsm_impact_solve,
- * m > NSM_OUTCOME_MAX_ORDERS_M); NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, or cap <
- * nsm_outcome_count(m, nsamples)); NSM_ERR_WORKSPACE; NSM_ERR_ALIAS (v_plus or the work over
- * an input, each other or opts; status, kind, nruns or accepted over each other, an input,
- * v_plus, the work or opts); and the validation
- * statuses of nsm_impact_solve, found on the first run, which is then returned.
+ * Workspace: nsm_outcome_work(n, m) doubles. *opts is read once, before any run.
+ * Errors (nothing written but work): NSM_ERR_NULL (prob, opts, res, work, an array of *prob
+ * or of *res, or planes with nplanes > 0); NSM_ERR_SIZE (n, m as nsm_impact_solve,
+ * m > NSM_OUTCOME_MAX_ORDERS_M); NSM_ERR_ARG (d not 1 or 2, nsamples = 0 or > 10^6, hold = 0,
+ * nplanes > NSM_OUTCOME_MAX_PLANES, or cap < nsm_outcome_count(m, opts)); NSM_ERR_WORKSPACE;
+ * NSM_ERR_ALIAS (res->v_plus or the work over an input (the planes included), each other or
+ * opts->impact; status, kind, res->nruns or res->accepted over each other, an input,
+ * v_plus, the work or opts->impact); NSM_ERR_NOT_FINITE (an entry of the planes, found
+ * before any run); and the validation statuses of nsm_impact_solve, found on the first
+ * run, which is then returned. The structs themselves must not overlap what the call writes
+ * (nsm_outcome_separated).
  */
-/*@ requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
-                       \valid(v_plus + (0 .. cap * n - 1));
-    requires valid_st: status == \null || cap == 0 || cap > 1000000 ||
-                       \valid(status + (0 .. cap - 1));
-    requires valid_kind: kind == \null || cap == 0 || cap > 1000000 ||
-                         \valid(kind + (0 .. cap - 1));
-    requires valid_counts: (nruns == \null || \valid(nruns)) &&
-                           (accepted == \null || \valid(accepted));
+/*@ requires valid_prob: prob == \null || nsm_contact_problem_readable(prob);
+    requires valid_opts: opts == \null || prob == \null ||
+                         nsm_outcome_opts_readable(opts, prob->n);
+    requires valid_res: res == \null || prob == \null || nsm_outcome_result_writable(prob, res);
     requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
-    requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
-    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
-                       \valid_read(Jn + (0 .. m*n - 1));
-    requires valid_Jt: Jt == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
-                       \valid_read(Jt + (0 .. m*n - 1));
-    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
-    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
-    requires valid_opts: opts == \null || \valid_read(opts);
-    requires sep: \separated(nruns, accepted) &&
-                  (status == \null || cap == 0 || cap > 1000000 ||
-                   \separated(status + (0 .. cap - 1), nruns, accepted)) &&
-                  (kind == \null || cap == 0 || cap > 1000000 ||
-                   \separated(kind + (0 .. cap - 1), nruns, accepted, status + (0 .. cap - 1)));
-    requires sep_work: work == \null || lwork == 0 ||
-                  (\separated(work + (0 .. lwork - 1), nruns, accepted) &&
-                   (status == \null || cap == 0 || cap > 1000000 ||
-                    \separated(work + (0 .. lwork - 1), status + (0 .. cap - 1))) &&
-                   (kind == \null || cap == 0 || cap > 1000000 ||
-                    \separated(work + (0 .. lwork - 1), kind + (0 .. cap - 1))) &&
-                   (opts == \null || \separated(work + (0 .. lwork - 1), opts)));
-    requires sep_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
-                  (\separated(v_plus + (0 .. cap * n - 1), nruns, accepted) &&
-                   (status == \null || \separated(v_plus + (0 .. cap * n - 1), status + (0 .. cap - 1))) &&
-                   (kind == \null || \separated(v_plus + (0 .. cap * n - 1), kind + (0 .. cap - 1))) &&
-                   (opts == \null || \separated(v_plus + (0 .. cap * n - 1), opts)));
-    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1], *nruns,
-            *accepted, work[0 .. lwork - 1];
-    ensures counts: \result == NSM_OK ==> *accepted <= *nruns <= cap;
+    requires sep: prob == \null || opts == \null || res == \null ||
+                  nsm_outcome_separated(prob, opts, res, work, lwork);
+    assigns res->v_plus[0 .. res->cap * prob->n - 1], res->status[0 .. res->cap - 1],
+            res->kind[0 .. res->cap - 1], res->nruns, res->accepted, work[0 .. lwork - 1];
+    ensures null: (prob == \null || opts == \null || res == \null) ==> \result == NSM_ERR_NULL;
+    ensures counts: \result == NSM_OK ==> res->accepted <= res->nruns <= res->cap;
  */
-nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn,
-                           const double *Jt, const double *mu, const double *v_minus,
-                           const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
-                           size_t hold, size_t cap, double *v_plus, nsm_status *status,
-                           nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
-                           double *work, size_t lwork);
+nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_opts *opts,
+                           nsm_outcome_result *res, double *work, size_t lwork);
+
+/** Caller storage for the arrays of a policy of nsm_outcome_policy (m <=
+    NSM_OUTCOME_MAX_ORDERS_M entries used: order m, ratios m, dir 3m, dwell m). */
+typedef struct nsm_policy_store {
+    size_t order[NSM_OUTCOME_MAX_ORDERS_M];
+    double ratios[NSM_OUTCOME_MAX_ORDERS_M];
+    double dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
+    double dwell[NSM_OUTCOME_MAX_ORDERS_M];
+} nsm_policy_store;
 
 /**
- * nsm_outcome_set for planar (d = 1) or spatial (d = 2) contacts: the same runs, each solved
- * with nsm_impact_solve_d; Jt has d rows per contact (m·d rows), as in nsm_impact_solve_d. The
- * extremal fan spans the first tangent and the normal of each contact. Contacts at rest are
- * held only for d = 1 (nsm_impact_solve_d), so the priority runs of a spatial set are not held.
- * Errors: those of nsm_outcome_set, and NSM_ERR_ARG for d other than 1 or 2 (after
- * NSM_ERR_NULL). Workspace: nsm_outcome_work(n, m).
- */
-/*@ requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
-                       \valid(v_plus + (0 .. cap * n - 1));
-    requires valid_st: status == \null || cap == 0 || cap > 1000000 ||
-                       \valid(status + (0 .. cap - 1));
-    requires valid_kind: kind == \null || cap == 0 || cap > 1000000 ||
-                         \valid(kind + (0 .. cap - 1));
-    requires valid_counts: (nruns == \null || \valid(nruns)) &&
-                           (accepted == \null || \valid(accepted));
-    requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
-    requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
-    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
-                       \valid_read(Jn + (0 .. m*n - 1));
-    requires valid_Jt: Jt == \null || (d != 1 && d != 2) || n > NSM_MAX_DIM ||
-                       m > NSM_MAX_DIM || \valid_read(Jt + (0 .. m*d*n - 1));
-    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
-    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
-    requires valid_opts: opts == \null || \valid_read(opts);
-    requires sep: \separated(nruns, accepted) &&
-                  (status == \null || cap == 0 || cap > 1000000 ||
-                   \separated(status + (0 .. cap - 1), nruns, accepted)) &&
-                  (kind == \null || cap == 0 || cap > 1000000 ||
-                   \separated(kind + (0 .. cap - 1), nruns, accepted, status + (0 .. cap - 1)));
-    requires sep_work: work == \null || lwork == 0 ||
-                  (\separated(work + (0 .. lwork - 1), nruns, accepted) &&
-                   (status == \null || cap == 0 || cap > 1000000 ||
-                    \separated(work + (0 .. lwork - 1), status + (0 .. cap - 1))) &&
-                   (kind == \null || cap == 0 || cap > 1000000 ||
-                    \separated(work + (0 .. lwork - 1), kind + (0 .. cap - 1))) &&
-                   (opts == \null || \separated(work + (0 .. lwork - 1), opts)));
-    requires sep_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
-                  (\separated(v_plus + (0 .. cap * n - 1), nruns, accepted) &&
-                   (status == \null || \separated(v_plus + (0 .. cap * n - 1), status + (0 .. cap - 1))) &&
-                   (kind == \null || \separated(v_plus + (0 .. cap * n - 1), kind + (0 .. cap - 1))) &&
-                   (opts == \null || \separated(v_plus + (0 .. cap * n - 1), opts)));
-    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1], *nruns,
-            *accepted, work[0 .. lwork - 1];
-    ensures counts: \result == NSM_OK ==> *accepted <= *nruns <= cap;
- */
-nsm_status nsm_outcome_set_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                             const double *Jt, const double *mu, const double *v_minus,
-                             const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
-                             size_t hold, size_t cap, double *v_plus, nsm_status *status,
-                             nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
-                             double *work, size_t lwork);
-
-/**
- * nsm_outcome_set_d with an extremal fan in each of the caller's projection planes: runs
- * 0 .. nsm_outcome_count(m, nsamples) - 1 are those of nsm_outcome_set_d (same policies, same
- * results), then for each plane i < nplanes and j < NSM_OUTCOME_PLANE_DIRS run
- * nsm_outcome_count(m, nsamples) + NSM_OUTCOME_PLANE_DIRS·i + j solves with
- * NSM_POLICY_EXTREMAL_V (hold as the other extremal runs) along vdir = a_j·p + b_j·q, where
- * p and q are rows 2i and 2i + 1 of planes (2·nplanes rows of n entries: the axes of the 2-D
- * projection (pᵀv+, qᵀv+) the caller will look at) and (a_j, b_j) the lattice directions of
- * NSM_OUTCOME_PLANE_DIRS; kind[r] = NSM_POLICY_EXTREMAL_V. The fan of nsm_outcome_set_d
- * targets the contact velocities J v+; a projection that mixes generalized velocities, such as
- * (v0, v1), is reached at its extremes by these runs (docs/math.md, "Exploring the set").
- * cap >= nsm_outcome_count_proj(m, nsamples, nplanes); nplanes = 0 (planes may then be NULL)
- * gives nsm_outcome_set_d. A plane whose rows reach about 1e307 can make a direction overflow:
- * that run's status is NSM_ERR_NOT_FINITE.
- * Errors: those of nsm_outcome_set_d; NSM_ERR_NULL (planes NULL with nplanes > 0); NSM_ERR_ARG
- * (nplanes > NSM_OUTCOME_MAX_PLANES); NSM_ERR_ALIAS (planes overlap v_plus, the work, status,
- * kind, nruns or accepted); NSM_ERR_NOT_FINITE (an entry of planes, found before any run).
- * Workspace: nsm_outcome_work(n, m).
- */
-/*@ requires valid_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
-                       \valid(v_plus + (0 .. cap * n - 1));
-    requires valid_st: status == \null || cap == 0 || cap > 1000000 ||
-                       \valid(status + (0 .. cap - 1));
-    requires valid_kind: kind == \null || cap == 0 || cap > 1000000 ||
-                         \valid(kind + (0 .. cap - 1));
-    requires valid_counts: (nruns == \null || \valid(nruns)) &&
-                           (accepted == \null || \valid(accepted));
-    requires valid_work: work == \null || lwork == 0 || \valid(work + (0 .. lwork - 1));
-    requires valid_M: M == \null || n > NSM_MAX_DIM || \valid_read(M + (0 .. n*n - 1));
-    requires valid_Jn: Jn == \null || n > NSM_MAX_DIM || m > NSM_MAX_DIM ||
-                       \valid_read(Jn + (0 .. m*n - 1));
-    requires valid_Jt: Jt == \null || (d != 1 && d != 2) || n > NSM_MAX_DIM ||
-                       m > NSM_MAX_DIM || \valid_read(Jt + (0 .. m*d*n - 1));
-    requires valid_mu: mu == \null || m > NSM_MAX_DIM || \valid_read(mu + (0 .. m - 1));
-    requires valid_vm: v_minus == \null || n > NSM_MAX_DIM || \valid_read(v_minus + (0 .. n - 1));
-    requires valid_opts: opts == \null || \valid_read(opts);
-    requires valid_planes: planes == \null || nplanes == 0 || nplanes > NSM_OUTCOME_MAX_PLANES ||
-                           n > NSM_MAX_DIM || \valid_read(planes + (0 .. 2 * nplanes * n - 1));
-    requires sep: \separated(nruns, accepted) &&
-                  (status == \null || cap == 0 || cap > 1000000 ||
-                   \separated(status + (0 .. cap - 1), nruns, accepted)) &&
-                  (kind == \null || cap == 0 || cap > 1000000 ||
-                   \separated(kind + (0 .. cap - 1), nruns, accepted, status + (0 .. cap - 1)));
-    requires sep_work: work == \null || lwork == 0 ||
-                  (\separated(work + (0 .. lwork - 1), nruns, accepted) &&
-                   (status == \null || cap == 0 || cap > 1000000 ||
-                    \separated(work + (0 .. lwork - 1), status + (0 .. cap - 1))) &&
-                   (kind == \null || cap == 0 || cap > 1000000 ||
-                    \separated(work + (0 .. lwork - 1), kind + (0 .. cap - 1))) &&
-                   (opts == \null || \separated(work + (0 .. lwork - 1), opts)));
-    requires sep_vp: v_plus == \null || cap == 0 || n > NSM_MAX_DIM || cap > 1000000 ||
-                  (\separated(v_plus + (0 .. cap * n - 1), nruns, accepted) &&
-                   (status == \null || \separated(v_plus + (0 .. cap * n - 1), status + (0 .. cap - 1))) &&
-                   (kind == \null || \separated(v_plus + (0 .. cap * n - 1), kind + (0 .. cap - 1))) &&
-                   (opts == \null || \separated(v_plus + (0 .. cap * n - 1), opts)));
-    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1], *nruns,
-            *accepted, work[0 .. lwork - 1];
-    ensures counts: \result == NSM_OK ==> *accepted <= *nruns <= cap;
- */
-nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
-                                const double *Jn, const double *Jt, const double *mu,
-                                const double *v_minus, const nsm_impact_opts *opts,
-                                size_t nsamples, unsigned long seed, size_t hold,
-                                size_t nplanes, const double *planes, size_t cap,
-                                double *v_plus, nsm_status *status, nsm_policy_kind *kind,
-                                size_t *nruns, size_t *accepted, double *work, size_t lwork);
-
-/**
- * The policy of run r of nsm_outcome_set(n, m, ..., opts, nsamples, seed, hold, ...) (opts =
- * NULL: NSM_IMPACT_OPTS_DEFAULT; only opts->steps is read, for the extremal hold): fills *pol and
- * the arrays it points to. order (m entries) is the run's permutation (sequential, priority
- * and schedule runs; the identity otherwise), ratios (m) are ones, dir (3m) is the run's fan
- * direction (extremal runs; zeros otherwise), dwell (m) the run's dwells (schedule runs, in
+ * The policy of base run r of nsm_outcome_set(prob, opts, ...) with prob->m = m (r <
+ * nsm_outcome_count(m, opts) - NSM_OUTCOME_PLANE_DIRS·opts->nplanes; the plane runs' policies
+ * come from nsm_outcome_plane_policy; of *opts, nsamples, seed, hold and impact.steps, for
+ * the extremal hold, are read): fills *pol and the arrays of *st it points to. st->order
+ * (m entries) is the run's permutation (sequential, priority
+ * and schedule runs; the identity otherwise), st->ratios (m) are ones, st->dir (3m) is the run's fan
+ * direction (extremal runs; zeros otherwise), st->dwell (m) the run's dwells (schedule runs, in
  * units of the impulse scale S; 1e300 runs a phase to rest; zeros otherwise); pol->hold is
  * a schedule run's cycles (1, 2, 4 or 8), a bang-bang run's dwell cap, an extremal run's
  * hold, and 1 otherwise. Solving with
- * this policy (nsm_impact_solve, same M, Jn, Jt, mu, v_minus and opts) repeats run r of the
- * set, with its impulses and nsm_impact_info; with nsm_impact_solve_d and d = 2, or with
- * other opts (a finer step), it runs the same weight history on that model. pol->kind says
+ * this policy (nsm_impact_solve, same problem and opts->impact) repeats run r of the
+ * set, with its impulses and nsm_impact_info; with d = 2, or with
+ * other options (a finer step), it runs the same weight history on that model. pol->kind says
  * which source produced the run.
  * Errors (nothing written): NSM_ERR_NULL; NSM_ERR_SIZE (m = 0 or m > NSM_OUTCOME_MAX_ORDERS_M);
- * NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, r >= nsm_outcome_count(m, nsamples));
- * NSM_ERR_ALIAS (any two of order, ratios, dir, dwell, pol overlap).
+ * NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, r >= the number of base runs);
+ * NSM_ERR_ALIAS (*st and *pol overlap).
  */
-/*@ requires valid: m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M ||
-                    ((order == \null || \valid(order + (0 .. m - 1))) &&
-                     (ratios == \null || \valid(ratios + (0 .. m - 1))) &&
-                     (dir == \null || \valid(dir + (0 .. 3 * m - 1))) &&
-                     (dwell == \null || \valid(dwell + (0 .. m - 1))));
+/*@ requires valid: st == \null || \valid(st);
     requires valid_pol: pol == \null || \valid(pol);
     requires valid_opts: opts == \null || \valid_read(opts);
-    requires sep: order == \null || ratios == \null || dir == \null || dwell == \null ||
-                  pol == \null || m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M ||
-                  \separated(pol, order + (0 .. m - 1), ratios + (0 .. m - 1),
-                             dir + (0 .. 3 * m - 1), dwell + (0 .. m - 1));
-    assigns *pol, order[0 .. m - 1], ratios[0 .. m - 1], dir[0 .. 3 * m - 1],
-            dwell[0 .. m - 1];
-    ensures null: (order == \null || ratios == \null || dir == \null || dwell == \null ||
-                   pol == \null) ==> \result == NSM_ERR_NULL;
-    ensures size: order != \null && ratios != \null && dir != \null && dwell != \null &&
-                  pol != \null && (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) ==>
-                  \result == NSM_ERR_SIZE;
-    ensures arg: order != \null && ratios != \null && dir != \null && dwell != \null &&
-                 pol != \null && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
-                 (nsamples == 0 || hold == 0) ==> \result == NSM_ERR_ARG;
+    requires sep: st == \null || pol == \null || opts == \null ||
+                  (\separated(opts, st) && \separated(opts, pol));
+    requires sep_st: st == \null || pol == \null || \separated(pol, st);
+    assigns *pol, *st;
+    ensures null: (opts == \null || st == \null || pol == \null) ==> \result == NSM_ERR_NULL;
+    ensures size: opts != \null && st != \null && pol != \null &&
+                  (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) ==> \result == NSM_ERR_SIZE;
+    ensures arg: opts != \null && st != \null && pol != \null &&
+                 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                 (opts->nsamples == 0 || opts->hold == 0) ==> \result == NSM_ERR_ARG;
     ensures ok: \result == NSM_OK ==>
                 (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
                  pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
                  pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE) &&
-                pol->order == order && pol->ratios == ratios && pol->dir == dir &&
-                pol->dwell == dwell && pol->hold >= 1 &&
+                pol->order == &st->order[0] && pol->ratios == &st->ratios[0] &&
+                pol->dir == &st->dir[0] && pol->dwell == &st->dwell[0] && pol->hold >= 1 &&
                 (pol->kind == NSM_POLICY_SCHEDULE ==> pol->hold <= 8) &&
-                \forall integer i; 0 <= i < m ==> order[i] < m;
+                \forall integer i; 0 <= i < m ==> st->order[i] < m;
     ensures status: \result == NSM_OK || \result == NSM_ERR_NULL || \result == NSM_ERR_SIZE ||
                     \result == NSM_ERR_ARG || \result == NSM_ERR_ALIAS;
  */
-nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsamples,
-                              unsigned long seed, size_t hold, size_t r, size_t *order,
-                              double *ratios, double *dir, double *dwell,
-                              nsm_impact_policy *pol);
+nsm_status nsm_outcome_policy(size_t m, const nsm_outcome_opts *opts, size_t r,
+                              nsm_policy_store *st, nsm_impact_policy *pol);
 
 /**
- * The policy of plane run j of nsm_outcome_set_proj (run nsm_outcome_count(m, nsamples) + j
- * of the set, j < NSM_OUTCOME_PLANE_DIRS·nplanes; opts = NULL: NSM_IMPACT_OPTS_DEFAULT, only
+ * The policy of plane run j of nsm_outcome_set (run base + j of the set, base the number of
+ * its base runs, j < NSM_OUTCOME_PLANE_DIRS·nplanes; nplanes and planes those of the set's
+ * options, opts its impact options; opts = NULL: NSM_IMPACT_OPTS_DEFAULT, only
  * opts->steps is read, for the hold): pol->kind = NSM_POLICY_EXTREMAL_V, pol->hold the
  * extremal runs' hold, pol->vdir = vdir = a·p + b·q (n entries) with p, q rows 2i and 2i + 1
  * of planes, i = j / NSM_OUTCOME_PLANE_DIRS, and (a, b) the lattice direction

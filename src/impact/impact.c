@@ -642,7 +642,7 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     return rs;
 }
 
-/* nsm_impact_solve_d once the pointers are non-NULL and d, n and m in range: the workspace
+/* nsm_impact_solve once the pointers are non-NULL and d, n and m in range: the workspace
    size, overlaps, options and policy, data; then prepare and the rest (impact_core). */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
@@ -707,14 +707,70 @@ static nsm_status impact_checked(size_t n, size_t m, size_t d, const double *M, 
     return impact_core(n, m, d, M, Jn, mu, v_minus, pol, &o, v_plus, Lambda, info, work);
 }
 
-nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                              const double *Jt, const double *mu, const double *v_minus,
-                              const nsm_impact_policy *pol, const nsm_impact_opts *opts,
-                              double *v_plus, double *Lambda, nsm_impact_info *info, double *work,
-                              size_t lwork)
+/* 1 if the result struct *res overlaps *prob, *pol, *opts, an array of the problem, the
+   outputs, the first need doubles of the work, or the array of the policy that its kind
+   reads (impact_checked checks res->info again, with the other overlaps). Only addresses
+   are compared: nothing is read but *prob's pointers (given), *res's and *pol. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires need <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires \valid_read(prob) && \valid_read(res) && \valid_read(pol);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int result_aliased(const nsm_contact_problem *prob, const nsm_impact_policy *pol,
+                          const nsm_impact_opts *opts, const nsm_impact_result *res, size_t n,
+                          size_t m, size_t d, size_t need, const double *work)
 {
+    /*@ assert n * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
+    /*@ assert m * n <= NSM_MAX_DIM * NSM_MAX_DIM; */
+    const size_t b = sizeof(double);
+    const size_t nn = n * n;
+    const size_t mn = m * n;
+    const size_t nt = d == 1 ? mn : 2 * mn;    /* Jt: d·m·n */
+    const size_t nl = d == 1 ? 2 * m : 3 * m; /* Lambda: (d+1)·m */
+    const nsm_policy_kind k = pol->kind;
+    const int ord = k == NSM_POLICY_SEQUENTIAL || k == NSM_POLICY_PRIORITY ||
+                    k == NSM_POLICY_SCHEDULE;
+    const nsm_span out[1] = {{(uintptr_t)res, sizeof *res}};
+    const nsm_span in[16] = {
+        {(uintptr_t)prob->M, nn * b},
+        {(uintptr_t)prob->Jn, mn * b},
+        {(uintptr_t)prob->Jt, nt * b},
+        {(uintptr_t)prob->mu, m * b},
+        {(uintptr_t)prob->v_minus, n * b},
+        {(uintptr_t)res->v_plus, n * b},
+        {(uintptr_t)res->Lambda, nl * b},
+        {(uintptr_t)work, need * b},
+        {(uintptr_t)prob, sizeof *prob},
+        {(uintptr_t)pol, sizeof *pol},
+        {(uintptr_t)opts, opts != NULL ? sizeof *opts : 0},
+        {(uintptr_t)pol->order, ord ? m * sizeof(size_t) : 0},
+        {(uintptr_t)pol->ratios, k == NSM_POLICY_SIMULTANEOUS ? m * b : 0},
+        {(uintptr_t)pol->dir, k == NSM_POLICY_EXTREMAL ? 3 * m * b : 0},
+        {(uintptr_t)pol->vdir, k == NSM_POLICY_EXTREMAL_V ? n * b : 0},
+        {(uintptr_t)pol->dwell, k == NSM_POLICY_SCHEDULE ? m * b : 0}};
+    return nsm_spans_overlap(1, out, 16, in);
+}
+
+nsm_status nsm_impact_solve(const nsm_contact_problem *prob, const nsm_impact_policy *pol,
+                            const nsm_impact_opts *opts, nsm_impact_result *res, double *work,
+                            size_t lwork)
+{
+    if (prob == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    size_t n = prob->n;
+    size_t m = prob->m;
+    size_t d = prob->d;
+    const double *M = prob->M;
+    const double *Jn = prob->Jn;
+    const double *Jt = prob->Jt;
+    const double *mu = prob->mu;
+    const double *v_minus = prob->v_minus;
+    double *v_plus = res->v_plus;
+    double *Lambda = res->Lambda;
     if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL || pol == NULL ||
-        v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
+        v_plus == NULL || Lambda == NULL || work == NULL) {
         return NSM_ERR_NULL;
     }
     if (d != 1 && d != 2) {
@@ -723,24 +779,18 @@ nsm_status nsm_impact_solve_d(size_t n, size_t m, size_t d, const double *M, con
     if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 3) {
         return NSM_ERR_SIZE;
     }
-    return impact_checked(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda, info, work,
-                          lwork);
-}
-
-nsm_status nsm_impact_solve(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
-                            const double *mu, const double *v_minus, const nsm_impact_policy *pol,
-                            const nsm_impact_opts *opts, double *v_plus, double *Lambda,
-                            nsm_impact_info *info, double *work, size_t lwork)
-{
-    if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL || pol == NULL ||
-        v_plus == NULL || Lambda == NULL || info == NULL || work == NULL) {
-        return NSM_ERR_NULL;
+    size_t need = nsm_impact_work(n, m);
+    if (need != 0 && lwork >= need &&
+        result_aliased(prob, pol, opts, res, n, m, d, need, work)) {
+        return NSM_ERR_ALIAS;
     }
-    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_MAX_DIM / 3) {
-        return NSM_ERR_SIZE;
-    }
-    nsm_status r = nsm_impact_solve_d(n, m, 1, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda,
-                                      info, work, lwork);
-    /*@ assert separating: r == NSM_OK ==> nsm_rows_sep(Jn, v_plus, m, n, info->check_tol); */
-    return r;
+    nsm_status st = impact_checked(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda,
+                                   &res->info, work, lwork);
+    /*@ assert kept: prob->n == n && prob->m == m && prob->d == d && prob->Jn == Jn &&
+                     prob->mu == mu && res->v_plus == v_plus && res->Lambda == Lambda; */
+    /*@ assert cones: st == NSM_OK ==> \forall integer c; 0 <= c < prob->m ==>
+                nsm_in_cone_tol(prob->d, prob->mu[c], 0.0,
+                                res->Lambda[(prob->d + 1) * c + prob->d],
+                                res->Lambda + (prob->d + 1) * c); */
+    return st;
 }

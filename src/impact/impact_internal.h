@@ -1,6 +1,6 @@
 /*
  * The impact integrator's stages, one file each (internal to the impact room; not part of
- * the public API). nsm_impact_solve_d (impact.c) reads as the algorithm:
+ * the public API). nsm_impact_solve (impact.c) reads as the algorithm:
  *   validate (impact_args.c) -> prepare W, u (impact.c) -> bound (impact_bound.c) ->
  *   integrate (impact_step.c: weights from impact_policy.c, rates from impact_rates.c,
  *   held contacts from slide.c) -> finish (impact.c).

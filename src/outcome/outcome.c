@@ -30,7 +30,14 @@ static size_t n_orders(size_t m)
     return f;
 }
 
-size_t nsm_outcome_count(size_t m, size_t nsamples)
+/* Number of base runs of the set (the runs before the plane runs; nsamples histories and as
+   many schedules). */
+/*@ assigns \nothing;
+    ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 ==>
+              1 <= \result <= 1729 + 2 * nsamples;
+    ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000) ==> \result == 0;
+ */
+static size_t outcome_count(size_t m, size_t nsamples)
 {
     if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M || nsamples > 1000000u) {
         return 0;
@@ -38,13 +45,29 @@ size_t nsm_outcome_count(size_t m, size_t nsamples)
     return 2 * n_orders(m) + 1 + 8 * m * m + 2 * nsamples;
 }
 
-size_t nsm_outcome_count_proj(size_t m, size_t nsamples, size_t nplanes)
+/* Number of runs of the set: the base runs and NSM_OUTCOME_PLANE_DIRS per plane. */
+/*@ assigns \nothing;
+    ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
+            nplanes <= NSM_OUTCOME_MAX_PLANES ==>
+              1 <= \result <= 1729 + 2 * nsamples + NSM_OUTCOME_PLANE_DIRS * nplanes;
+    ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
+              nplanes <= NSM_OUTCOME_MAX_PLANES) ==> \result == 0;
+ */
+static size_t outcome_count_proj(size_t m, size_t nsamples, size_t nplanes)
 {
-    size_t base = nsm_outcome_count(m, nsamples);
+    size_t base = outcome_count(m, nsamples);
     if (base == 0 || nplanes > NSM_OUTCOME_MAX_PLANES) {
         return 0;
     }
     return base + NSM_OUTCOME_PLANE_DIRS * nplanes;
+}
+
+size_t nsm_outcome_count(size_t m, const nsm_outcome_opts *opts)
+{
+    if (opts == NULL) {
+        return 0;
+    }
+    return outcome_count_proj(m, opts->nsamples, opts->nplanes);
 }
 
 /* Coefficients (a, b) of direction j of the fan in a projection plane with axes p, q
@@ -356,7 +379,7 @@ static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold
         nplanes > NSM_OUTCOME_MAX_PLANES) {
         return NSM_ERR_ARG;
     }
-    size_t total = nsm_outcome_count_proj(m, nsamples, nplanes);
+    size_t total = outcome_count_proj(m, nsamples, nplanes);
     if (cap < total) {
         return NSM_ERR_ARG;
     }
@@ -641,31 +664,27 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsample
     }
 }
 
-nsm_status nsm_outcome_policy(size_t m, const nsm_impact_opts *opts, size_t nsamples,
-                              unsigned long seed, size_t hold, size_t r, size_t *order,
-                              double *ratios, double *dir, double *dwell,
-                              nsm_impact_policy *pol)
+nsm_status nsm_outcome_policy(size_t m, const nsm_outcome_opts *opts, size_t r,
+                              nsm_policy_store *st, nsm_impact_policy *pol)
 {
-    if (order == NULL || ratios == NULL || dir == NULL || dwell == NULL || pol == NULL) {
+    if (opts == NULL || st == NULL || pol == NULL) {
         return NSM_ERR_NULL;
     }
     if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
         return NSM_ERR_SIZE;
     }
-    if (nsamples == 0 || nsamples > 1000000u || hold == 0 ||
-        r >= nsm_outcome_count(m, nsamples)) {
+    size_t nsamples = opts->nsamples;
+    size_t hold = opts->hold;
+    if (nsamples == 0 || nsamples > 1000000u || hold == 0 || r >= outcome_count(m, nsamples)) {
         return NSM_ERR_ARG;
     }
-    const nsm_span out[5] = {{(uintptr_t)order, m * sizeof(size_t)},
-                             {(uintptr_t)ratios, m * sizeof(double)},
-                             {(uintptr_t)dir, 3 * m * sizeof(double)},
-                             {(uintptr_t)dwell, m * sizeof(double)},
-                             {(uintptr_t)pol, sizeof *pol}};
-    if (nsm_spans_overlap(5, out, 0, NULL)) {
+    const nsm_span out[2] = {{(uintptr_t)st, sizeof *st}, {(uintptr_t)pol, sizeof *pol}};
+    if (nsm_spans_overlap(2, out, 0, NULL)) {
         return NSM_ERR_ALIAS;
     }
-    outcome_policy_of(m, r, n_orders(m), nsamples, seed, hold, extremal_hold(opts), order,
-                      ratios, dir, dwell, pol);
+    outcome_policy_of(m, r, n_orders(m), nsamples, opts->seed, hold,
+                      extremal_hold(&opts->impact), st->order, st->ratios, st->dir, st->dwell,
+                      pol);
     return NSM_OK;
 }
 
@@ -709,9 +728,14 @@ static nsm_status outcome_solve(size_t n, size_t m, size_t d, const double *M, c
     nsm_policy_kind k = pol->kind;
     lemma_row(r, cap, n);
     double *vp = v_plus + r * n;
-    nsm_impact_info info;
-    nsm_status st = nsm_impact_solve_d(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, vp, lam,
-                                       &info, work, lw);
+    const nsm_contact_problem prob = {n, m, d, M, Jn, Jt, mu, v_minus};
+    nsm_impact_result res;
+    res.v_plus = vp;
+    res.Lambda = lam;
+    /*@ assert fields: prob.n == n && prob.m == m && prob.d == d && res.v_plus == vp &&
+                       res.Lambda == lam; */
+    /*@ assert lam_in_work: (d + 1) * m <= 3 * m; */
+    nsm_status st = nsm_impact_solve(&prob, pol, opts, &res, work, lw);
     *stop = 0;
     if (is_input_error(st)) {
         if (r == 0) {
@@ -729,7 +753,7 @@ static nsm_status outcome_solve(size_t n, size_t m, size_t d, const double *M, c
     return st;
 }
 
-/* Run r < nsm_outcome_count(m, nsamples) of the set: its policy (outcome_policy_of), solved. */
+/* Run r < outcome_count(m, nsamples) of the set: its policy (outcome_policy_of), solved. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
                    (d == 1 || d == 2);
     requires sizes: r < cap <= 1000000 && hold >= 1 && 1 <= norders <= 720;
@@ -862,7 +886,7 @@ static nsm_status outcome_plane_run(size_t n, size_t m, size_t d, const double *
                          kind, work, lw, &stop);
 }
 
-/* The runs of nsm_outcome_set on validated arguments: the base runs of nsm_outcome_count,
+/* The runs of nsm_outcome_set on validated arguments: the base runs of outcome_count,
    then NSM_OUTCOME_PLANE_DIRS per plane; *acc counts the accepted ones. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
                    (d == 1 || d == 2);
@@ -891,7 +915,7 @@ static nsm_status outcome_runs(size_t n, size_t m, size_t d, const double *M, co
                                size_t *acc)
 {
     size_t norders = n_orders(m);
-    size_t base = nsm_outcome_count(m, nsamples);
+    size_t base = outcome_count(m, nsamples);
     *acc = 0;
     /*@ loop invariant 0 <= r <= total;
         loop invariant 0 <= *acc <= r;
@@ -919,15 +943,42 @@ static nsm_status outcome_runs(size_t n, size_t m, size_t d, const double *M, co
     return NSM_OK;
 }
 
-nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
-                                const double *Jn, const double *Jt, const double *mu,
-                                const double *v_minus, const nsm_impact_opts *opts,
-                                size_t nsamples, unsigned long seed, size_t hold,
-                                size_t nplanes, const double *planes, size_t cap,
-                                double *v_plus, nsm_status *status, nsm_policy_kind *kind,
-                                size_t *nruns, size_t *accepted, double *work, size_t lwork)
+/* Entries of the projection planes, 2·nplanes·n. */
+/*@ requires nplanes <= NSM_OUTCOME_MAX_PLANES && n <= NSM_MAX_DIM;
+    assigns \nothing;
+    ensures \result == 2 * nplanes * n && \result <= 2 * NSM_OUTCOME_MAX_PLANES * NSM_MAX_DIM;
+ */
+static size_t planes_len(size_t nplanes, size_t n)
 {
-    if (status == NULL || kind == NULL || nruns == NULL || accepted == NULL) {
+    return 2 * nplanes * n;
+}
+
+nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_opts *opts,
+                           nsm_outcome_result *res, double *work, size_t lwork)
+{
+    if (prob == NULL || opts == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    /* local copies: the options stay what was validated while the outputs are written */
+    const nsm_impact_opts io = opts->impact;
+    size_t nsamples = opts->nsamples;
+    unsigned long seed = opts->seed;
+    size_t hold = opts->hold;
+    size_t nplanes = opts->nplanes;
+    const double *planes = opts->planes;
+    size_t n = prob->n;
+    size_t m = prob->m;
+    size_t d = prob->d;
+    const double *M = prob->M;
+    const double *Jn = prob->Jn;
+    const double *Jt = prob->Jt;
+    const double *mu = prob->mu;
+    const double *v_minus = prob->v_minus;
+    size_t cap = res->cap;
+    double *v_plus = res->v_plus;
+    nsm_status *status = res->status;
+    nsm_policy_kind *kind = res->kind;
+    if (status == NULL || kind == NULL) {
         return NSM_ERR_NULL;
     }
     size_t total = 0;
@@ -937,39 +988,19 @@ nsm_status nsm_outcome_set_proj(size_t n, size_t m, size_t d, const double *M,
     if (st != NSM_OK) {
         return st;
     }
-    if (outcome_meta_alias(n, m, d, M, Jn, Jt, mu, v_minus, planes, 2 * nplanes * n, v_plus,
-                           total, work, lw + 3 * m + n, opts, status, kind, nruns, accepted)) {
+    size_t np = planes_len(nplanes, n);
+    if (outcome_meta_alias(n, m, d, M, Jn, Jt, mu, v_minus, planes, np, v_plus, total, work,
+                           lw + 3 * m + n, &opts->impact, status, kind, &res->nruns,
+                           &res->accepted)) {
         return NSM_ERR_ALIAS;
     }
     size_t acc = 0;
-    st = outcome_runs(n, m, d, M, Jn, Jt, mu, v_minus, opts, total, nsamples, seed, hold,
+    st = outcome_runs(n, m, d, M, Jn, Jt, mu, v_minus, &io, total, nsamples, seed, hold,
                       nplanes, planes, cap, v_plus, status, kind, work, lw, &acc);
     if (st != NSM_OK) {
         return st;
     }
-    *nruns = total;
-    *accepted = acc;
+    res->nruns = total;
+    res->accepted = acc;
     return NSM_OK;
-}
-
-nsm_status nsm_outcome_set_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                             const double *Jt, const double *mu, const double *v_minus,
-                             const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
-                             size_t hold, size_t cap, double *v_plus, nsm_status *status,
-                             nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
-                             double *work, size_t lwork)
-{
-    return nsm_outcome_set_proj(n, m, d, M, Jn, Jt, mu, v_minus, opts, nsamples, seed, hold, 0,
-                                NULL, cap, v_plus, status, kind, nruns, accepted, work, lwork);
-}
-
-nsm_status nsm_outcome_set(size_t n, size_t m, const double *M, const double *Jn,
-                           const double *Jt, const double *mu, const double *v_minus,
-                           const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
-                           size_t hold, size_t cap, double *v_plus, nsm_status *status,
-                           nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
-                           double *work, size_t lwork)
-{
-    return nsm_outcome_set_d(n, m, 1, M, Jn, Jt, mu, v_minus, opts, nsamples, seed, hold, cap,
-                             v_plus, status, kind, nruns, accepted, work, lwork);
 }

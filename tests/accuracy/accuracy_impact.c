@@ -89,8 +89,14 @@ static nsm_status acc_solve(const acc_problem *P, nsm_policy_kind kind, size_t s
     nsm_impact_policy pol = {kind, P->order, P->ratios, 0, 1, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = steps;
-    return nsm_impact_solve(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, &pol, &opts, vp, Lam,
-                            info, work, lw);
+    const nsm_contact_problem prob = {P->n, P->m, 1, P->M, P->Jn, P->Jt, P->mu, P->vm};
+    nsm_impact_result res;
+    memset(&res, 0, sizeof res);
+    res.v_plus = vp;
+    res.Lambda = Lam;
+    nsm_status st = nsm_impact_solve(&prob, &pol, &opts, &res, work, lw);
+    *info = res.info;
+    return st;
 }
 
 static double acc_scale(const acc_problem *P) { return 1.0 + tm_maxabs(P->n, P->vm); }

@@ -130,8 +130,14 @@ static nsm_status sa_run(const sa_problem *P, const nsm_impact_policy *pol, size
     CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work / sizeof work[0]);
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = steps;
-    return nsm_impact_solve_d(P->n, P->m, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, pol, &opts, vp,
-                              Lam, info, work, lw);
+    const nsm_contact_problem prob = {P->n, P->m, 2, P->M, P->Jn, P->Jt, P->mu, P->vm};
+    nsm_impact_result res;
+    memset(&res, 0, sizeof res);
+    res.v_plus = vp;
+    res.Lambda = Lam;
+    nsm_status st = nsm_impact_solve(&prob, pol, &opts, &res, work, lw);
+    *info = res.info;
+    return st;
 }
 
 /* The library: sequential in P's order, or the schedule S when it is not NULL. */

@@ -99,9 +99,12 @@
  *     Zeno accumulation of stick/slip events that used the 20 000 exact short segments of a
  *     spatial run whatever its steps. They are now also at most NSM_IMPACT_EXACT_SHORT_PER_STEP
  *     (25) per step of h: 463 steps, 0.46 ms at -O2 (tests/test_impact_spatial.c);
- *  K3, K4 nsm_impact_solve[_d] did not check info for overlap (K3: info over v_plus returned
- *     NSM_OK with a wrong v_plus; K4: info over Jn overwrote an input): now NSM_ERR_ALIAS
- *     when info overlaps any other argument (tests/test_impact.c).
+ *  K3, K4 nsm_impact_solve (then with positional arguments) did not check info for overlap
+ *     (K3: info over v_plus returned NSM_OK with a wrong v_plus; K4: info over Jn overwrote
+ *     an input): now NSM_ERR_ALIAS when info overlaps any other argument
+ *     (tests/test_impact.c). info now lives in the
+ *     result struct nsm_impact_result, which slot I holds: any overlap of the struct with an
+ *     argument is NSM_ERR_ALIAS.
  */
 #include <float.h>
 #include <math.h>
@@ -1097,11 +1100,13 @@ static void f_impact(rd *r)
 {
     unsigned flags = u8(r);
     int use_d = (flags & 2) != 0;
-    size_t d = use_d && (flags & 1) ? 2 : 1; /* nsm_impact_solve is planar */
+    size_t d = use_d && (flags & 1) ? 2 : 1; /* without use_d: planar (as the former planar
+                                                  entry point, so that the corpus keeps its
+                                                  meaning) */
     if (use_d && (u8(r) & 15) == 0) {
         d = u8(r) % 4; /* 0 and 3: out of domain */
     }
-    cur_fn = use_d ? "nsm_impact_solve_d" : "nsm_impact_solve";
+    cur_fn = "nsm_impact_solve";
     size_t n = dim(r, 6), m = dim(r, 4), an = al(n), am = m > NSM_MAX_DIM ? 1 : m;
     size_t ad = d == 1 || d == 2 ? d : 1;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
@@ -1134,7 +1139,7 @@ static void f_impact(rd *r)
     memset(&F, 0, sizeof F);
     int M = add(&F, an * an, IN), Jn = add(&F, am * an, IN), Jt = add(&F, ad * am * an, IN),
         MU = add(&F, am, IN), VM = add(&F, an, IN), VP = add(&F, an, OUT),
-        L = add(&F, (ad + 1) * am, OUT), I = add(&F, words(sizeof(nsm_impact_info)), OUT),
+        L = add(&F, (ad + 1) * am, OUT), I = add(&F, words(sizeof(nsm_impact_result)), OUT),
         W = add(&F, lw, WK);
     det_all(&F); /* "outputs overlap inputs, each other or work" */
     F.need = nsm_impact_work(n, m);
@@ -1204,8 +1209,16 @@ static void f_impact(rd *r)
        a wedged multi-contact problem takes seconds, beyond the harness's budget */
     const nsm_impact_opts *optp =
         (nulls2 & 0xf0) == 0xf0 && (nulls2 & 2) && m == 1 ? NULL : &opts;
+    /* the result struct lives in slot I (anywhere, as info did): its array pointers first */
+    nsm_impact_result *res = (nsm_impact_result *)(void *)F.s[I].p;
+    if (res != NULL) {
+        res->v_plus = F.s[VP].p;
+        res->Lambda = F.s[L].p;
+    }
+    const nsm_contact_problem prob = {n, m, d, F.s[M].p, F.s[Jn].p, F.s[Jt].p, F.s[MU].p,
+                                      F.s[VM].p};
     snapshot(&F);
-    nsm_impact_info *info = (nsm_impact_info *)(void *)F.s[I].p;
+    const nsm_impact_info *info = res != NULL ? &res->info : NULL;
     if (debug) {
         fprintf(stderr, "%s n %zu m %zu d %zu lwork %zu (query %zu) [%s]\n", cur_fn, n, m, d, lw,
                 nsm_impact_work(n, m), desc);
@@ -1221,12 +1234,7 @@ static void f_impact(rd *r)
         dump("v_minus", an, F.s[VM].p);
         dump("ratios", am, pol.ratios);
     }
-    nsm_status s = use_d ? nsm_impact_solve_d(n, m, d, F.s[M].p, F.s[Jn].p, F.s[Jt].p,
-                                              F.s[MU].p, F.s[VM].p, polp, optp, F.s[VP].p,
-                                              F.s[L].p, info, F.s[W].p, lw)
-                         : nsm_impact_solve(n, m, F.s[M].p, F.s[Jn].p, F.s[Jt].p, F.s[MU].p,
-                                            F.s[VM].p, polp, optp, F.s[VP].p, F.s[L].p, info,
-                                            F.s[W].p, lw);
+    nsm_status s = nsm_impact_solve(&prob, polp, optp, res, F.s[W].p, lw);
     check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
                         BIT(NSM_ERR_NOT_FINITE) | BIT(NSM_ERR_NOT_SPD) | BIT(NSM_ERR_ALIAS) |
                         BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_BOUND) |

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
+#include "entry_args.h"
 #include "contact_fixtures.h"
 
 nsm_status run_policy(const problem *P, const nsm_impact_policy *pol,
@@ -11,7 +12,7 @@ nsm_status run_policy(const problem *P, const nsm_impact_policy *pol,
     static double work[4096];
     size_t lw = nsm_impact_work(P->n, P->m);
     CU_ASSERT_FATAL(lw <= 4096);
-    return nsm_impact_solve(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, pol, opts, vp, Lam,
+    return args_impact_solve1(P->n, P->m, P->M, P->Jn, P->Jt, P->mu, P->vm, pol, opts, vp, Lam,
                             info, work, lw);
 }
 

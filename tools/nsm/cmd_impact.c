@@ -486,8 +486,23 @@ static const char *source_name(nsm_policy_kind k)
     }
 }
 
+/* One run of the integrator on the problem: v_plus into vp, the impulses into lam, *info. */
+static nsm_status solve_run(const imp_problem *p, const nsm_impact_policy *pol,
+                            const nsm_impact_opts *opts, double *vp, double *lam,
+                            nsm_impact_info *info, double *work, size_t lw)
+{
+    const nsm_contact_problem prob = {p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v};
+    nsm_impact_result out;
+    memset(&out, 0, sizeof out);
+    out.v_plus = vp;
+    out.Lambda = lam;
+    nsm_status s = nsm_impact_solve(&prob, pol, opts, &out, work, lw);
+    *info = out.info;
+    return s;
+}
+
 /* "policy": "set": every run of the outcome set with `samples` bang-bang histories, then the
-   extremal fan in each "project" plane (nsm_outcome_set_proj's runs, one by one). */
+   extremal fan in each "project" plane (nsm_outcome_set's runs, one by one). */
 static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *opts,
                    double *work, size_t lw, double *vp, double *lam, cJSON **out, cli_err *e)
 {
@@ -496,17 +511,21 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
                     "and takes at most %u contacts, got %zu", NSM_OUTCOME_MAX_ORDERS_M, p->k);
         return CLI_EXIT_INPUT;
     }
-    size_t hold = p->hold > 0 ? p->hold : opts->steps;
-    size_t base = nsm_outcome_count(p->k, samples);
-    size_t total = nsm_outcome_count_proj(p->k, samples, p->nproj);
+    nsm_outcome_opts oo = NSM_OUTCOME_OPTS_DEFAULT;
+    oo.impact = *opts;
+    oo.nsamples = samples;
+    oo.seed = (unsigned long)p->seed;
+    oo.hold = p->hold > 0 ? p->hold : opts->steps;
+    size_t base = nsm_outcome_count(p->k, &oo);
+    oo.nplanes = p->nproj;
+    oo.planes = p->project;
+    size_t total = nsm_outcome_count(p->k, &oo);
     if (total == 0) {
         cli_fail(e, "field 'project': at most %u projections, got %zu", NSM_OUTCOME_MAX_PLANES,
                  p->nproj);
         return CLI_EXIT_INPUT;
     }
-    size_t order[NSM_OUTCOME_MAX_ORDERS_M];
-    double ratios[NSM_OUTCOME_MAX_ORDERS_M], dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
-    double dwell[NSM_OUTCOME_MAX_ORDERS_M];
+    nsm_policy_store store;
     double *vps = calloc(total * p->n, sizeof *vps);
     double *vdir = calloc(p->n, sizeof *vdir);
     unsigned char *ok = calloc(total, 1);
@@ -524,9 +543,7 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     cli_progress_begin(&prog, "runs", total);
     for (size_t r = 0; r < total; r++) {
         nsm_impact_policy pol;
-        nsm_status s = r < base ? nsm_outcome_policy(p->k, opts, samples,
-                                                     (unsigned long)p->seed, hold, r, order,
-                                                     ratios, dir, dwell, &pol)
+        nsm_status s = r < base ? nsm_outcome_policy(p->k, &oo, r, &store, &pol)
                                 : nsm_outcome_plane_policy(p->n, p->nproj, p->project, opts,
                                                            r - base, vdir, &pol);
         if (s != NSM_OK) {
@@ -535,8 +552,7 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
             goto done;
         }
         nsm_impact_info info;
-        s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol, opts, vp,
-                               lam, &info, work, lw);
+        s = solve_run(p, &pol, opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
             cli_progress_end(&prog, r);
             rc = input_fail(e, s, p, &pol, opts);
@@ -640,8 +656,7 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
         goto done;
     }
     if (p->policy != 2 && p->policy != 4) {
-        nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
-                                          &opts, vp, lam, &info, work, lw);
+        nsm_status s = solve_run(p, &pol, &opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
             rc = input_fail(e, s, p, &pol, &opts);
             goto done;
@@ -677,8 +692,7 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
     cli_progress_begin(&prog, "samples", samples);
     for (size_t i = 0; i < samples; i++) {
         pol.seed = (unsigned long)(p->seed + i) % NSM_PRNG_MOD;
-        nsm_status s = nsm_impact_solve_d(p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v, &pol,
-                                          &opts, vp, lam, &info, work, lw);
+        nsm_status s = solve_run(p, &pol, &opts, vp, lam, &info, work, lw);
         if (!reportable(s)) {
             cli_progress_end(&prog, i);
             rc = input_fail(e, s, p, &pol, &opts);
