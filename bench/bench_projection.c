@@ -107,11 +107,10 @@ typedef struct {
 static int run_ours(problem *p, size_t reps)
 {
     int bad = 0;
-    nsm_proj_info info;
+    const nsm_proj_problem prob = {p->n, p->m, p->M, p->C, p->A, p->Ad, p->f, p->fg, p->qd};
+    nsm_proj_dynamics_result res = {p->qdd, p->fc, NULL, NULL, {0, 0.0}};
     for (size_t r = 0; r < reps; r++) {
-        bad |= nsm_proj_dynamics(p->n, p->m, p->M, p->C, p->A, p->Ad, p->f, p->fg, p->qd,
-                                 &p->opts, p->qdd, p->fc, &info, NULL, NULL, p->work,
-                                 p->lwork) != NSM_OK;
+        bad |= nsm_proj_dynamics(&prob, &p->opts, &res, p->work, p->lwork) != NSM_OK;
     }
     return bad;
 }
@@ -315,10 +314,11 @@ static void setup(problem *p, size_t n, size_t m, int redundant)
     /* admissible q̇ = P v with P from the library's projector */
     double *v = malloc(n * sizeof(double)), *P = malloc(n * n * sizeof(double));
     double *Q = malloc(n * n * sizeof(double)), *Ap = malloc(n * m * sizeof(double));
-    size_t lw = nsm_proj_projector_work(n, m), rank = 0;
+    size_t lw = nsm_proj_projector_work(n, m);
     double *w = malloc(lw * sizeof(double));
     fill(n, v, (unsigned)(29 * n + m));
-    if (nsm_proj_projector(n, m, p->A, NSM_RANK_RTOL_DEFAULT, &rank, P, Q, Ap, w, lw) != NSM_OK) {
+    nsm_proj_projector_result pr = {0, P, Q, Ap};
+    if (nsm_proj_projector(n, m, p->A, NSM_RANK_RTOL_DEFAULT, &pr, w, lw) != NSM_OK) {
         fprintf(stderr, "bench_projection: projector failed\n");
         exit(1);
     }
@@ -453,9 +453,10 @@ int main(void)
     for (int s = 0; s < NSIZES; s++) {
         problem p;
         setup(&p, sizes[s][0], sizes[s][1], 1);
-        nsm_proj_info info;
-        int bad = nsm_proj_dynamics(p.n, p.m, p.M, p.C, p.A, p.Ad, p.f, p.fg, p.qd, &p.opts,
-                                    p.qdd, p.fc, &info, NULL, NULL, p.work, p.lwork) != NSM_OK;
+        const nsm_proj_problem prob = {p.n, p.m, p.M, p.C, p.A, p.Ad, p.f, p.fg, p.qd};
+        nsm_proj_dynamics_result res = {p.qdd, p.fc, NULL, NULL, {0, 0.0}};
+        int bad = nsm_proj_dynamics(&prob, &p.opts, &res, p.work, p.lwork) != NSM_OK;
+        const nsm_proj_info info = res.info;
         bad |= run_lsq(&p, 1);
         double err = rel_err(p.n, p.qdd, p.rhs);
         unsigned long a_ours = 0, a_ls = 0;

@@ -119,11 +119,12 @@ static int cycle(const arm_model *a, int contact, int project, const double *q, 
                  const double *thstar, cycle_buf *b, run_stats *rs)
 {
     double *w = b->work, v[N];
-    size_t lw = b->lwork, rank = 0;
+    size_t lw = b->lwork;
     size_t m = constraints(contact, q, qd, b->A, b->Ad);
     /* 1. P = I − A⁺A of the current rows; q̇ ← P q̇, then Ȧ again (Ȧ depends on q̇) */
-    if (!ok(nsm_proj_projector(N, m, b->A, NSM_RANK_RTOL_DEFAULT, &rank, b->P, b->Q, b->Apinv,
-                               w, lw), "nsm_proj_projector") ||
+    nsm_proj_projector_result pr = {0, b->P, b->Q, b->Apinv};
+    if (!ok(nsm_proj_projector(N, m, b->A, NSM_RANK_RTOL_DEFAULT, &pr, w, lw),
+            "nsm_proj_projector") ||
         (project &&
          !ok(nsm_gemv(NSM_NO_TRANS, N, N, 1.0, b->P, qd, 0.0, v), "nsm_gemv(P q')"))) {
         return -1;
@@ -155,15 +156,17 @@ static int cycle(const arm_model *a, int contact, int project, const double *q, 
     /* 3. the per-cycle call: q̈ = M̄⁻¹P(f + h − MΛq̇) + Λq̇ (docs/math.md (P12); [D] eq. 27,
           corrected), f_c = −S(f + h − MΩq̇) ((P13); [D] eq. 29), info (rank r, μ), P and M̄ */
     const nsm_proj_opts opts = NSM_PROJ_OPTS_DEFAULT;
-    nsm_proj_info free_info;
-    if (!ok(nsm_proj_dynamics(N, m, b->M, b->C, b->A, b->Ad, b->f, b->fg, qd, &opts, b->qdd,
-                              b->fc, &b->info, b->Pd, b->Mbar, w, lw), "nsm_proj_dynamics") ||
+    const nsm_proj_problem prob = {N, m, b->M, b->C, b->A, b->Ad, b->f, b->fg, qd};
+    const nsm_proj_problem prob_free = {N, M_FREE, b->M, b->C, b->A, b->Ad, b->f, b->fg, qd};
+    nsm_proj_dynamics_result dyn = {b->qdd, b->fc, b->Pd, b->Mbar, {0, 0.0}};
+    nsm_proj_dynamics_result dyn_free = {b->qdd_free, NULL, NULL, NULL, {0, 0.0}};
+    if (!ok(nsm_proj_dynamics(&prob, &opts, &dyn, w, lw), "nsm_proj_dynamics") ||
         /* in contact: the free arm (link rows only) under the same f; would the wall pull? */
-        (contact && !ok(nsm_proj_dynamics(N, M_FREE, b->M, b->C, b->A, b->Ad, b->f, b->fg, qd,
-                                          &opts, b->qdd_free, NULL, &free_info, NULL, NULL, w,
-                                          lw), "nsm_proj_dynamics(free)"))) {
+        (contact && !ok(nsm_proj_dynamics(&prob_free, &opts, &dyn_free, w, lw),
+                        "nsm_proj_dynamics(free)"))) {
         return -1;
     }
+    b->info = dyn.info;
     /* 4. drift: A q̇, and f_c against the KKT force M q̈ − f − f_g + C q̇ */
     double Aq[M_MAX], kkt[N];
     if (!ok(nsm_gemv(NSM_NO_TRANS, m, N, 1.0, b->A, qd, 0.0, Aq), "nsm_gemv(A q')") ||
@@ -189,10 +192,11 @@ static int cycle(const arm_model *a, int contact, int project, const double *q, 
           dM̄/dt − 2C̄ ((P10); [D] eq. 10) */
     double r[NRES];
     int is_pd = 0;
+    nsm_proj_rates_result rates = {b->Lambda, b->Pdot};
+    const nsm_check_skew_input skew = {b->Pd, b->Pdot, b->M, b->Mdot, b->Cbar, b->info.mu};
     if (!ok(nsm_proj_oblique(N, b->M, b->Mbar, b->Pd, b->S, w, lw), "nsm_proj_oblique") ||
-        !ok(nsm_proj_rates(N, m, b->Apinv, b->Ad, b->Pd, b->Lambda, b->Pdot, w, lw),
-            "nsm_proj_rates") ||
-        !ok(nsm_proj_cbar(N, b->M, b->C, b->Pd, b->Lambda, b->info.mu, b->Cbar, w, lw),
+        !ok(nsm_proj_rates(N, m, b->Apinv, b->Ad, b->Pd, &rates, w, lw), "nsm_proj_rates") ||
+        !ok(nsm_proj_cbar(&prob, b->Pd, b->Lambda, b->info.mu, b->Cbar, w, lw),
             "nsm_proj_cbar") ||
         !ok(nsm_check_idempotent(N, b->Pd, &r[0]), "nsm_check_idempotent(P)") ||
         !ok(nsm_check_symmetry(N, b->Pd, &r[1]), "nsm_check_symmetry(P)") ||
@@ -200,8 +204,7 @@ static int cycle(const arm_model *a, int contact, int project, const double *q, 
         !ok(nsm_check_qs(N, b->Qd, b->S, &r[3]), "nsm_check_qs") ||
         !ok(nsm_check_sq(N, b->S, b->Qd, &r[4]), "nsm_check_sq") ||
         !ok(nsm_check_plambda(N, b->Pd, b->Lambda, &r[5]), "nsm_check_plambda") ||
-        !ok(nsm_check_skew(N, b->Pd, b->Pdot, b->M, b->Mdot, b->Cbar, b->info.mu, &r[6], w,
-                           lw), "nsm_check_skew") ||
+        !ok(nsm_check_skew(N, &skew, &r[6], w, lw), "nsm_check_skew") ||
         !ok(nsm_check_pd(N, b->Mbar, &is_pd, w, lw), "nsm_check_pd")) {
         return -1;
     }
@@ -295,10 +298,10 @@ int main(int argc, char **argv)
     }
     /* the error path, once: the last state with one double less than the query */
     const double rest[N] = {0.0};
-    nsm_proj_info probe;
+    const nsm_proj_problem probe = {N, M_FREE, buf.M, buf.C, buf.A, buf.Ad, buf.f, buf.fg, rest};
+    nsm_proj_dynamics_result probe_res = {buf.qdd, NULL, NULL, NULL, {0, 0.0}};
     nsm_status st = rc != 0 ? NSM_OK :
-        nsm_proj_dynamics(N, M_FREE, buf.M, buf.C, buf.A, buf.Ad, buf.f, buf.fg, rest, NULL,
-                          buf.qdd, NULL, &probe, NULL, NULL, buf.work,
+        nsm_proj_dynamics(&probe, NULL, &probe_res, buf.work,
                           nsm_proj_dynamics_work(N, M_FREE) - 1);
     free(buf.work);
     if (rc != 0) {

@@ -160,14 +160,17 @@ static void evaluate(arm *a, int contact, const double *q, const double *qd, eva
 {
     double A[MMAX * N], Ad[MMAX * N], Pp[N * N], Qp[N * N], Apinv[N * MMAX];
     double B[N * K], Gamma[K * N], R[N * N], M[N * N], C[N * N] = {0}, fg[N];
-    size_t m = constraints(contact, q, qd, A, Ad), rank = 0, rank_pb = 0;
-    nsm_status st = nsm_proj_projector(N, m, A, NSM_RANK_RTOL_DEFAULT, &rank, Pp, Qp, Apinv,
-                                       a->work, WORK_DOUBLES);
+    size_t m = constraints(contact, q, qd, A, Ad);
+    nsm_proj_projector_result pr = {0, Pp, Qp, Apinv};
+    nsm_status st = nsm_proj_projector(N, m, A, NSM_RANK_RTOL_DEFAULT, &pr, a->work,
+                                       WORK_DOUBLES);
     if (st != NSM_OK) {
         fail("nsm_proj_projector", st);
     }
     actuation(q, B);
-    st = nsm_proj_actuation(N, K, rank, Pp, B, 1e-9, &rank_pb, Gamma, R, a->work, WORK_DOUBLES);
+    const nsm_proj_actuation_input act = {N, K, pr.rank, Pp, B, 1e-9};
+    nsm_proj_actuation_result ar = {0, Gamma, R};
+    st = nsm_proj_actuation(&act, &ar, a->work, WORK_DOUBLES);
     if (st != NSM_OK) {
         fail("nsm_proj_actuation", st);
     }
@@ -177,21 +180,22 @@ static void evaluate(arm *a, int contact, const double *q, const double *qd, eva
     if (a->law == LAW_SIGMA0) {
         g.sigma = 0.0;
     }
-    st = nsm_proj_control(N, K, Pp, R, Gamma, fg, q, a->qstar, qd, NULL, &g, o->f, NULL, NULL,
-                          a->work, WORK_DOUBLES);
+    const nsm_proj_control_input cin = {N, K, Pp, R, Gamma, fg, q, a->qstar, qd, NULL};
+    nsm_proj_control_result cr = {o->f, NULL, NSM_UNIT_DIRECTION};
+    st = nsm_proj_control(&cin, &g, &cr, a->work, WORK_DOUBLES);
     if (st != NSM_OK) {
         fail("nsm_proj_control", st);
     }
     nsm_proj_opts opts = NSM_PROJ_OPTS_DEFAULT;
-    nsm_proj_info info;
-    st = nsm_proj_dynamics(N, m, M, C, A, Ad, o->f, fg, qd, &opts, o->qdd, o->fc, &info, o->P,
-                           o->Mbar, a->work, WORK_DOUBLES);
+    const nsm_proj_problem prob = {N, m, M, C, A, Ad, o->f, fg, qd};
+    nsm_proj_dynamics_result dyn = {o->qdd, o->fc, o->P, o->Mbar, {0, 0.0}};
+    st = nsm_proj_dynamics(&prob, &opts, &dyn, a->work, WORK_DOUBLES);
     if (st != NSM_OK) {
         fail("nsm_proj_dynamics", st);
     }
     o->m = m;
-    o->rank = info.rank;
-    o->mu = info.mu;
+    o->rank = dyn.info.rank;
+    o->mu = dyn.info.mu;
     double s = 0.0;
     for (size_t i = 0; i < m; i++) {
         double r = 0.0;
@@ -207,14 +211,16 @@ static void evaluate(arm *a, int contact, const double *q, const double *qd, eva
 static double lyapunov(arm *a, const double *q, const double *qd, const eval_out *o,
                        double *Vdot)
 {
-    double fg[N], V = 0.0;
+    double fg[N];
     gravity(a, fg);
-    nsm_status st = nsm_proj_lyapunov(N, o->Mbar, o->P, o->f, fg, q, a->qstar, qd, a->gains.kp,
-                                      &V, Vdot);
+    const nsm_proj_control_input x = {N, K, o->P, NULL, NULL, fg, q, a->qstar, qd, NULL};
+    nsm_proj_lyapunov_result ly = {0.0, 0.0};
+    nsm_status st = nsm_proj_lyapunov(&x, o->Mbar, o->f, a->gains.kp, &ly);
     if (st != NSM_OK) {
         fail("nsm_proj_lyapunov", st);
     }
-    return V;
+    *Vdot = ly.Vdot;
+    return ly.V;
 }
 
 static double norm_e(const arm *a, const double *q)

@@ -19,6 +19,15 @@
 /* Generators                                                                                 */
 /* ---------------------------------------------------------------------------------------- */
 
+/* nsm_check_skew with its inputs' structure built from one argument per matrix. */
+static nsm_status t_skew(size_t n, const double *P, const double *Pdot, const double *M,
+                         const double *Mdot, const double *Cbar, double mu, double *res,
+                         double *work, size_t lwork)
+{
+    const nsm_check_skew_input in = {P, Pdot, M, Mdot, Cbar, mu};
+    return nsm_check_skew(n, &in, res, work, lwork);
+}
+
 /* Integer-valued matrix with entries in [-lim, lim]: products of these are exact in double. */
 static void int_matrix(nsm_rng *r, size_t n, int lim, double *A)
 {
@@ -340,7 +349,7 @@ static int prop_skew_random(nsm_rng *r, void *ctx, char *msg, size_t len)
     double want = skew_oracle(n, P, Pd, M, Md, Cb, mu);
     double s = maxabs(n, P);
     double scale = 1.0 + mu + 3.0 * s * s * maxabs(n, M) + s * s * maxabs(n, Md);
-    nsm_status st = nsm_check_skew(n, P, Pd, M, Md, Cb, mu, &res, work, 2 * n * n);
+    nsm_status st = t_skew(n, P, Pd, M, Md, Cb, mu, &res, work, 2 * n * n);
     if (st != NSM_OK || fabs(res - want) > 1e-13 * (double)(n * n) * scale) {
         snprintf(msg, len, "n=%zu status %d: %.17g vs %.17g", n, (int)st, res, want);
         return 1;
@@ -423,7 +432,7 @@ static int prop_skew_consistent(nsm_rng *r, void *ctx, char *msg, size_t len)
     }
     double scale = 1.0 + mu + maxabs(n, M) + maxabs(n, Md) + maxabs(n, L) * maxabs(n, M);
     double tol = 1e-12 * (double)n * scale * (1.0 + maxabs(n, L));
-    nsm_status st = nsm_check_skew(n, P, Pd, M, Md, Cb, mu, &res, work, 2 * n * n);
+    nsm_status st = t_skew(n, P, Pd, M, Md, Cb, mu, &res, work, 2 * n * n);
     if (st != NSM_OK || res > tol) {
         snprintf(msg, len, "n=%zu m=%zu status %d: residual %.3g > %.3g", n, m, (int)st, res,
                  tol);
@@ -433,7 +442,7 @@ static int prop_skew_consistent(nsm_rng *r, void *ctx, char *msg, size_t len)
     double delta = nsm_rng_range(r, 0.5, 2.0);
     Cb[a * n + b] += delta;
     double want = (a == b ? 4.0 : 2.0) * delta;
-    st = nsm_check_skew(n, P, Pd, M, Md, Cb, mu, &res, work, 2 * n * n);
+    st = t_skew(n, P, Pd, M, Md, Cb, mu, &res, work, 2 * n * n);
     if (st != NSM_OK || fabs(res - want) > tol + 1e-12 * want) {
         snprintf(msg, len, "perturbed n=%zu: %.17g vs %.17g", n, res, want);
         return 1;
@@ -575,7 +584,7 @@ static void test_small(void)
     double work[2];
     double P1[1] = {1.0}, Pd1[1] = {0.5}, M1[1] = {2.0}, Md1[1] = {3.0}, C1[1] = {1.0};
     /* D = 0.5·2·1 + 1·3·1 + 1·2·0.5 − 1.5·0.5 − 2 = 1 + 3 + 1 − 0.75 − 2 = 2.25 */
-    CU_ASSERT_EQUAL(nsm_check_skew(1, P1, Pd1, M1, Md1, C1, 1.5, &res, work, 2), NSM_OK);
+    CU_ASSERT_EQUAL(t_skew(1, P1, Pd1, M1, Md1, C1, 1.5, &res, work, 2), NSM_OK);
     CU_ASSERT_EQUAL(res, 4.5);
     CU_ASSERT_EQUAL(nsm_check_skew_work(1), 2u);
     CU_ASSERT_EQUAL(nsm_check_skew_work(7), 98u);
@@ -657,38 +666,39 @@ static void test_errors_skew(void)
     double P[4] = {1, 0, 0, 0}, Pd[4] = {0, 1, 1, 0}, M[4] = {2, 0, 0, 1}, Md[4] = {0};
     double Cb[4] = {0}, work[16], res = 42.0;
     const double mu = 1.0;
-    CU_ASSERT_EQUAL(nsm_check_skew(2, NULL, Pd, M, Md, Cb, mu, &res, work, 8), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, NULL, M, Md, Cb, mu, &res, work, 8), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, NULL, Md, Cb, mu, &res, work, 8), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, NULL, Cb, mu, &res, work, 8), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, NULL, mu, &res, work, 8), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, mu, NULL, work, 8), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, mu, &res, NULL, 8), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_check_skew(0, P, Pd, M, Md, Cb, mu, &res, work, 8), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_check_skew(NSM_MAX_DIM + 1, P, Pd, M, Md, Cb, mu, &res, work, 8),
+    CU_ASSERT_EQUAL(nsm_check_skew(2, NULL, &res, work, 8), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_skew(2, NULL, Pd, M, Md, Cb, mu, &res, work, 8), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_skew(2, P, NULL, M, Md, Cb, mu, &res, work, 8), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, NULL, Md, Cb, mu, &res, work, 8), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, NULL, Cb, mu, &res, work, 8), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, NULL, mu, &res, work, 8), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, mu, NULL, work, 8), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, mu, &res, NULL, 8), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_skew(0, P, Pd, M, Md, Cb, mu, &res, work, 8), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_skew(NSM_MAX_DIM + 1, P, Pd, M, Md, Cb, mu, &res, work, 8),
                     NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, mu, &res, work, 7), NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, 0.0, &res, work, 8), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, -1.0, &res, work, 8), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, NAN, &res, work, 8), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, INFINITY, &res, work, 8), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, mu, &res, work, 7), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, 0.0, &res, work, 8), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, -1.0, &res, work, 8), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, NAN, &res, work, 8), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, INFINITY, &res, work, 8), NSM_ERR_ARG);
     double *ins[5] = {P, Pd, M, Md, Cb};
     for (int k = 0; k < 5; k++) {
         double keep = ins[k][1];
         ins[k][1] = NAN;
-        CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, mu, &res, work, 8),
+        CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, mu, &res, work, 8),
                         NSM_ERR_NOT_FINITE);
         ins[k][1] = INFINITY;
-        CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, mu, &res, work, 8),
+        CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, mu, &res, work, 8),
                         NSM_ERR_NOT_FINITE);
         ins[k][1] = keep;
     }
     /* workspace overlapping an input or res */
     double big[12] = {1, 0, 0, 0};
-    CU_ASSERT_EQUAL(nsm_check_skew(2, big, Pd, M, Md, Cb, mu, &res, big + 2, 8), NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, mu, work + 3, work, 8), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_skew(2, big, Pd, M, Md, Cb, mu, &res, big + 2, 8), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, mu, work + 3, work, 8), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(res, 42.0);
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, Pd, M, Md, Cb, mu, &res, work, 16), NSM_OK);
+    CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, mu, &res, work, 16), NSM_OK);
     CU_ASSERT(res != 42.0);
 }
 
@@ -714,14 +724,14 @@ static void test_errors_skew_each_overlap(void)
             } else {
                 r = target;
             }
-            CU_ASSERT_EQUAL(nsm_check_skew(2, a[0], a[1], a[2], a[3], a[4], mu, r, w, 8),
+            CU_ASSERT_EQUAL(t_skew(2, a[0], a[1], a[2], a[3], a[4], mu, r, w, 8),
                             NSM_ERR_ALIAS);
         }
     }
     CU_ASSERT_EQUAL(res, 42.0);
     double work[8];
     /* aliased inputs: P passed for every matrix argument */
-    CU_ASSERT_EQUAL(nsm_check_skew(2, P, P, P, P, P, mu, &res, work, 8), NSM_OK);
+    CU_ASSERT_EQUAL(t_skew(2, P, P, P, P, P, mu, &res, work, 8), NSM_OK);
 }
 
 static void test_errors_pd(void)

@@ -354,13 +354,13 @@ static int prop_dynamics_agrees(nsm_rng *rng, void *ctx, char *msg, size_t len)
     size_t lw = nsm_proj_dynamics_work(n, m);
     double *work = malloc(lw * sizeof *work);
     double qdd[7], fc[7], P[49], Mbar[49];
-    nsm_proj_info info;
-    nsm_status s = nsm_proj_dynamics(n, m, M, C, m ? A : NULL, m ? Ad : NULL, f, fg, qd0, &opts,
-                                     qdd, fc, &info, P, Mbar, work, lw);
+    nsm_proj_problem prob = {n, m, M, C, m ? A : NULL, m ? Ad : NULL, f, fg, qd0};
+    nsm_proj_dynamics_result dres = {qdd, fc, P, Mbar, {0, 0.0}};
+    nsm_status s = nsm_proj_dynamics(&prob, &opts, &dres, work, lw);
     tm_matmul(n, 1, n, P, qd0, qd);
-    s = s == NSM_OK ? nsm_proj_dynamics(n, m, M, C, m ? A : NULL, m ? Ad : NULL, f, fg, qd, &opts,
-                                        qdd, fc, &info, P, Mbar, work, lw)
-                    : s;
+    prob.qd = qd;
+    s = s == NSM_OK ? nsm_proj_dynamics(&prob, &opts, &dres, work, lw) : s;
+    const nsm_proj_info info = dres.info;
     free(work);
     if (s != NSM_OK) {
         snprintf(msg, len, "library call failed: %s", nsm_status_str(s));

@@ -23,6 +23,111 @@
 #define CASES 1000
 
 /* ---------------------------------------------------------------------------------------- */
+/* The entry points through their structures, with every argument in the order of the       */
+/* equations (one per parameter): each builds the structures of the call and copies the       */
+/* scalars of the result where the library writes them. A NULL scalar output stands for a     */
+/* NULL result structure.                                                                     */
+/* ---------------------------------------------------------------------------------------- */
+
+static nsm_status t_projector(size_t n, size_t m, const double *A, double rtol, size_t *rank,
+                              double *P, double *Q, double *Apinv, double *work, size_t lwork)
+{
+    nsm_proj_projector_result res = {0, P, Q, Apinv};
+    nsm_status s = nsm_proj_projector(n, m, A, rtol, rank != NULL ? &res : NULL, work, lwork);
+    if (s == NSM_OK) {
+        *rank = res.rank;
+    }
+    return s;
+}
+
+static nsm_status t_rates(size_t n, size_t m, const double *Apinv, const double *Adot,
+                          const double *P, double *Lambda, double *Pdot, double *work,
+                          size_t lwork)
+{
+    nsm_proj_rates_result res = {Lambda, Pdot};
+    return nsm_proj_rates(n, m, Apinv, Adot, P, &res, work, lwork);
+}
+
+static nsm_status t_inertia(size_t n, size_t r, const double *M, const double *P,
+                            nsm_mu_mode mode, double mu, double *Mbar, double *mu_used,
+                            double *work, size_t lwork)
+{
+    const nsm_proj_problem prob = {n, 0, M, NULL, NULL, NULL, NULL, NULL, NULL};
+    nsm_proj_inertia_result res = {Mbar, 0.0};
+    nsm_status s = nsm_proj_inertia(&prob, r, P, mode, mu, mu_used != NULL ? &res : NULL, work,
+                                    lwork);
+    if (s == NSM_OK) {
+        *mu_used = res.mu_used;
+    }
+    return s;
+}
+
+static nsm_status t_cbar(size_t n, const double *M, const double *C, const double *P,
+                         const double *Lambda, double mu, double *Cbar, double *work,
+                         size_t lwork)
+{
+    const nsm_proj_problem prob = {n, 0, M, C, NULL, NULL, NULL, NULL, NULL};
+    return nsm_proj_cbar(&prob, P, Lambda, mu, Cbar, work, lwork);
+}
+
+static nsm_status t_dynamics(size_t n, size_t m, const double *M, const double *C,
+                             const double *A, const double *Adot, const double *f,
+                             const double *fg, const double *qd, const nsm_proj_opts *opts,
+                             double *qdd, double *fc, nsm_proj_info *info, double *P,
+                             double *Mbar, double *work, size_t lwork)
+{
+    const nsm_proj_problem prob = {n, m, M, C, A, Adot, f, fg, qd};
+    nsm_proj_dynamics_result res = {qdd, fc, P, Mbar, {0, 0.0}};
+    nsm_status s = nsm_proj_dynamics(&prob, opts, info != NULL ? &res : NULL, work, lwork);
+    if (s == NSM_OK) {
+        *info = res.info;
+    }
+    return s;
+}
+
+static nsm_status t_actuation(size_t n, size_t k, size_t r, const double *P, const double *B,
+                              double rtol, size_t *rank_pb, double *Gamma, double *R,
+                              double *work, size_t lwork)
+{
+    const nsm_proj_actuation_input in = {n, k, r, P, B, rtol};
+    nsm_proj_actuation_result res = {0, Gamma, R};
+    nsm_status s = nsm_proj_actuation(&in, rank_pb != NULL ? &res : NULL, work, lwork);
+    if (s == NSM_OK || s == NSM_ERR_RANK) {
+        *rank_pb = res.rank_pb;
+    }
+    return s;
+}
+
+static nsm_status t_control(size_t n, size_t k, const double *P, const double *R,
+                            const double *Gamma, const double *fg, const double *q,
+                            const double *qstar, const double *qd, const double *xi,
+                            const nsm_proj_gains *gains, double *f, double *u,
+                            nsm_unit_case *eta_case, double *work, size_t lwork)
+{
+    const nsm_proj_control_input in = {n, k, P, R, Gamma, fg, q, qstar, qd, xi};
+    nsm_proj_control_result res = {f, u, NSM_UNIT_BALL};
+    nsm_status s = nsm_proj_control(&in, gains, &res, work, lwork);
+    if (s == NSM_OK && eta_case != NULL) {
+        *eta_case = res.eta_case;
+    }
+    return s;
+}
+
+static nsm_status t_lyapunov(size_t n, const double *Mbar, const double *P, const double *f,
+                             const double *fg, const double *q, const double *qstar,
+                             const double *qd, double kp, double *V, double *Vdot)
+{
+    const nsm_proj_control_input in = {n, 0, P, NULL, NULL, fg, q, qstar, qd, NULL};
+    nsm_proj_lyapunov_result res = {0.0, 0.0};
+    nsm_status s = nsm_proj_lyapunov(&in, Mbar, f, kp, V != NULL && Vdot != NULL ? &res : NULL);
+    if (s == NSM_OK) {
+        *V = res.V;
+        *Vdot = res.Vdot;
+    }
+    return s;
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* Oracles                                                                                    */
 /* ---------------------------------------------------------------------------------------- */
 
@@ -179,8 +284,8 @@ static nsm_status run_dyn(const sys_t *s, size_t m, const double *A, const doubl
                           const nsm_proj_opts *o, double *qdd, double *fc, nsm_proj_info *info,
                           double *P, double *Mbar)
 {
-    return nsm_proj_dynamics(s->n, m, s->M, s->C, A, Ad, s->f, s->fg, s->qd, o, qdd, fc, info, P,
-                             Mbar, g_work, g_lwork);
+    return t_dynamics(s->n, m, s->M, s->C, A, Ad, s->f, s->fg, s->qd, o, qdd, fc, info, P,
+                      Mbar, g_work, g_lwork);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -202,7 +307,7 @@ static int p_kkt(nsm_rng *rng, void *ctx, char *msg, size_t len)
         snprintf(msg, len, "KKT oracle failed");
         return 1;
     }
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     nsm_status st = run_dyn(&s, s.m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, NULL);
     if (st != NSM_OK) {
         snprintf(msg, len, "status %s (n=%zu m=%zu)", nsm_status_str(st), s.n, s.m);
@@ -259,7 +364,7 @@ static int p_semidefinite_m(nsm_rng *rng, void *ctx, char *msg, size_t len)
     nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
     for (int check = 0; check < 2; check++) {
         o.check_spd = check;
-        nsm_proj_info info;
+        nsm_proj_info info = {0, 0.0};
         nsm_status st = run_dyn(&s, s.m, s.A, s.Ad, &o, qdd, fc, &info, NULL, NULL);
         if (check == 1 && st == NSM_ERR_NOT_SPD) {
             continue;
@@ -288,7 +393,7 @@ static int p_kkt_large(nsm_rng *rng, void *ctx, char *msg, size_t len)
     double top[NMAX], adq[MMAX], q_ref[NMAX], fc_ref[NMAX], qdd[NMAX], fc[NMAX];
     double Mb[NMAX * NMAX], T[NMAX * NMAX], ref[NMAX * NMAX];
     kkt_rhs(&s, top, adq);
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     nsm_status st = run_dyn(&s, s.m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, Mb);
     if (st != NSM_OK || oracle_kkt(s.n, s.m, s.M, s.A, top, adq, q_ref, fc_ref)) {
         snprintf(msg, len, "status %s (n=%zu m=%zu)", nsm_status_str(st), s.n, s.m);
@@ -349,7 +454,7 @@ static int p_redundant(nsm_rng *rng, void *ctx, char *msg, size_t len)
     /* the LQ rank decision of the dynamics equals the SVD decision of the projector */
     size_t r_svd = 0;
     double Pp[NMAX * NMAX], Qp[NMAX * NMAX], Xp[NMAX * MMAX];
-    if (nsm_proj_projector(n, m, A, o.rank_rtol, &r_svd, Pp, Qp, Xp, g_work, g_lwork) != NSM_OK ||
+    if (t_projector(n, m, A, o.rank_rtol, &r_svd, Pp, Qp, Xp, g_work, g_lwork) != NSM_OK ||
         r_svd != i1.rank) {
         snprintf(msg, len, "n=%zu m=%zu: LQ rank %zu, SVD rank %zu", n, m, i1.rank, r_svd);
         return 1;
@@ -374,10 +479,10 @@ static int p_pdot_fd(nsm_rng *rng, void *ctx, char *msg, size_t len)
     }
     size_t n = s.n, m = s.m, r = 0;
     double P[NMAX * NMAX], Q[NMAX * NMAX], X[NMAX * MMAX], L[NMAX * NMAX], Pd[NMAX * NMAX];
-    nsm_status st = nsm_proj_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
-                                       g_lwork);
+    nsm_status st = t_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
+                                g_lwork);
     if (st == NSM_OK) {
-        st = nsm_proj_rates(n, m, X, s.Ad, P, L, Pd, g_work, g_lwork);
+        st = t_rates(n, m, X, s.Ad, P, L, Pd, g_work, g_lwork);
     }
     if (st != NSM_OK) {
         snprintf(msg, len, "status %s", nsm_status_str(st));
@@ -457,7 +562,7 @@ static int p_cond(nsm_rng *rng, void *ctx, char *msg, size_t len)
     }
     size_t n = s.n, m = s.m;
     double qdd[NMAX], Mbar[NMAX * NMAX], T[NMAX * NMAX], PMP[NMAX * NMAX], wb[NMAX], wp[NMAX];
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     nsm_status st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, NULL, &info, NULL, Mbar);
     tm_matmul(n, n, n, s.M, s.P, T);
     tm_matmul(n, n, n, s.P, T, PMP);
@@ -493,11 +598,11 @@ static int p_identities(nsm_rng *rng, void *ctx, char *msg, size_t len)
     double S[NMAX * NMAX], T1[NMAX * NMAX], T2[NMAX * NMAX], qdd[NMAX], fc[NMAX], v[NMAX];
     double Pd[NMAX * NMAX], Pdyn[NMAX * NMAX], Mdyn[NMAX * NMAX];
     double mu = 0.0;
-    nsm_proj_info info;
-    nsm_status st = nsm_proj_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
-                                       g_lwork);
-    if (!st) st = nsm_proj_rates(n, m, X, s.Ad, P, L, Pd, g_work, g_lwork);
-    if (!st) st = nsm_proj_inertia(n, r, s.M, P, NSM_MU_OPTIMAL, 0.0, Mb, &mu, g_work, g_lwork);
+    nsm_proj_info info = {0, 0.0};
+    nsm_status st = t_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
+                                g_lwork);
+    if (!st) st = t_rates(n, m, X, s.Ad, P, L, Pd, g_work, g_lwork);
+    if (!st) st = t_inertia(n, r, s.M, P, NSM_MU_OPTIMAL, 0.0, Mb, &mu, g_work, g_lwork);
     if (!st) st = nsm_proj_oblique(n, s.M, Mb, P, S, g_work, g_lwork);
     if (!st) st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, fc, &info, Pdyn, Mdyn);
     if (st != NSM_OK) {
@@ -571,7 +676,7 @@ static int p_inadmissible(nsm_rng *rng, void *ctx, char *msg, size_t len)
     size_t n = s.n, m = s.m;
     prop_vector(rng, n, s.qd);
     double qdd[NMAX], fc[NMAX];
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     nsm_status st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, NULL);
     if (st != NSM_OK) {
         snprintf(msg, len, "status %s", nsm_status_str(st));
@@ -629,12 +734,12 @@ static int p_cbar(nsm_rng *rng, void *ctx, char *msg, size_t len)
     double P[NMAX * NMAX], Q[NMAX * NMAX], X[NMAX * MMAX], L[NMAX * NMAX], Mb[NMAX * NMAX];
     double Cb[NMAX * NMAX], qdd[NMAX], a[NMAX], b[NMAX], rhs[NMAX], pr[NMAX];
     double mu = 0.0;
-    nsm_proj_info info;
-    nsm_status st = nsm_proj_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
-                                       g_lwork);
-    if (!st) st = nsm_proj_rates(n, m, X, s.Ad, P, L, NULL, NULL, 0);
-    if (!st) st = nsm_proj_inertia(n, r, s.M, P, NSM_MU_OPTIMAL, 0.0, Mb, &mu, g_work, g_lwork);
-    if (!st) st = nsm_proj_cbar(n, s.M, s.C, P, L, mu, Cb, g_work, g_lwork);
+    nsm_proj_info info = {0, 0.0};
+    nsm_status st = t_projector(n, m, s.A, NSM_RANK_RTOL_DEFAULT, &r, P, Q, X, g_work,
+                                g_lwork);
+    if (!st) st = t_rates(n, m, X, s.Ad, P, L, NULL, NULL, 0);
+    if (!st) st = t_inertia(n, r, s.M, P, NSM_MU_OPTIMAL, 0.0, Mb, &mu, g_work, g_lwork);
+    if (!st) st = t_cbar(n, s.M, s.C, P, L, mu, Cb, g_work, g_lwork);
     if (!st) st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, NULL, &info, NULL, NULL);
     if (st != NSM_OK) {
         snprintf(msg, len, "status %s", nsm_status_str(st));
@@ -679,7 +784,7 @@ static int p_actuation(nsm_rng *rng, void *ctx, char *msg, size_t len)
     double B[NMAX * (NMAX + 2)], G[(NMAX + 2) * NMAX], R[NMAX * NMAX], T[NMAX * NMAX];
     prop_vector(rng, n * k, B);
     size_t rk = 0;
-    nsm_status st = nsm_proj_actuation(n, k, m, s.P, B, 1e-10, &rk, G, R, g_work, g_lwork);
+    nsm_status st = t_actuation(n, k, m, s.P, B, 1e-10, &rk, G, R, g_work, g_lwork);
     if (st != NSM_OK || rk != dof) {
         snprintf(msg, len, "n=%zu r=%zu k=%zu: status %s rank %zu", n, m, k, nsm_status_str(st),
                  rk);
@@ -742,16 +847,16 @@ static int p_lyapunov(nsm_rng *rng, void *ctx, char *msg, size_t len)
         g.sigma = 0.0;
     }
     nsm_unit_case which;
-    nsm_status st = nsm_proj_actuation(n, k, m, s.P, B, 1e-10, &rk, G, R, g_work, g_lwork);
-    if (!st) st = nsm_proj_control(n, k, s.P, R, G, s.fg, q, qs, s.qd, NULL, &g, f, NULL, &which,
-                                   g_work, g_lwork);
+    nsm_status st = t_actuation(n, k, m, s.P, B, 1e-10, &rk, G, R, g_work, g_lwork);
+    if (!st) st = t_control(n, k, s.P, R, G, s.fg, q, qs, s.qd, NULL, &g, f, NULL, &which,
+                            g_work, g_lwork);
     if (st != NSM_OK) {
         snprintf(msg, len, "status %s", nsm_status_str(st));
         return 1;
     }
     memcpy(s.f, f, sizeof f);
     double qdd[NMAX];
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     st = run_dyn(&s, m, s.A, s.Ad, NULL, qdd, NULL, &info, NULL, NULL);
     if (st != NSM_OK) {
         snprintf(msg, len, "dyn status %s", nsm_status_str(st));
@@ -800,7 +905,7 @@ static int p_lyapunov(nsm_rng *rng, void *ctx, char *msg, size_t len)
     }
     /* the monitor against the same oracles: V from M̄ (oracle), V̇ from its closed form */
     double V = 0.0, Vd = 0.0, kin = 0.0;
-    st = nsm_proj_lyapunov(n, Mb, s.P, f, s.fg, q, qs, s.qd, g.kp, &V, &Vd);
+    st = t_lyapunov(n, Mb, s.P, f, s.fg, q, qs, s.qd, g.kp, &V, &Vd);
     tm_matmul(n, 1, n, Mb, s.qd, a);
     for (size_t i = 0; i < n; i++) {
         kin += s.qd[i] * a[i];
@@ -853,9 +958,9 @@ static void test_no_constraints(void)
     double C[9] = {0.1, 0.2, 0, -0.3, 0, 0.1, 0, 0.4, 0.2};
     double f[3] = {1, -2, 0.5}, fg[3] = {0, 0, -9.81}, qd[3] = {0.3, -0.1, 0.2};
     double qdd[3], fc[3], P[9], Mb[9];
-    nsm_proj_info info;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_dynamics(n, 0, M, C, NULL, NULL, f, fg, qd, NULL, qdd, fc,
-                                            &info, P, Mb, g_work, g_lwork), NSM_OK);
+    nsm_proj_info info = {0, 0.0};
+    CU_ASSERT_EQUAL_FATAL(t_dynamics(n, 0, M, C, NULL, NULL, f, fg, qd, NULL, qdd, fc,
+                                     &info, P, Mb, g_work, g_lwork), NSM_OK);
     CU_ASSERT_EQUAL(info.rank, 0);
     double rhs[3], ref[3], Mc[9];
     lapack_int ipiv[3];
@@ -873,7 +978,7 @@ static void test_no_constraints(void)
     /* Projector with m = 0. */
     size_t r = 7;
     double Q[9], X[1];
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, 0, NULL, 1e-10, &r, P, Q, NULL, g_work, g_lwork),
+    CU_ASSERT_EQUAL(t_projector(n, 0, NULL, 1e-10, &r, P, Q, NULL, g_work, g_lwork),
                     NSM_OK);
     CU_ASSERT_EQUAL(r, 0);
     CU_ASSERT(tm_maxabs_diff(9, P, Id) == 0.0 && tm_maxabs(9, Q) == 0.0);
@@ -890,9 +995,9 @@ static void test_fully_constrained(void)
     double A[4] = {1, 2, 0, 1}, Ad[4] = {0.5, 0, -1, 0.25};
     double f[2] = {1, 2}, fg[2] = {0, -1}, qd[2] = {0, 0};
     double qdd[2], fc[2], P[4], Mb[4];
-    nsm_proj_info info;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_dynamics(n, 2, M, C, A, Ad, f, fg, qd, NULL, qdd, fc, &info, P,
-                                            Mb, g_work, g_lwork), NSM_OK);
+    nsm_proj_info info = {0, 0.0};
+    CU_ASSERT_EQUAL_FATAL(t_dynamics(n, 2, M, C, A, Ad, f, fg, qd, NULL, qdd, fc, &info, P,
+                                     Mb, g_work, g_lwork), NSM_OK);
     CU_ASSERT_EQUAL(info.rank, 2);
     CU_ASSERT(fabs(info.mu - 1.5) < 1e-14);
     CU_ASSERT(tm_maxabs(4, P) < 1e-14);
@@ -911,33 +1016,33 @@ static void test_control_xi(void)
     double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0};
     double R[9], G[9], B[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     size_t rk;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_actuation(n, 3, 1, P, B, 1e-10, &rk, G, R, g_work, g_lwork),
+    CU_ASSERT_EQUAL_FATAL(t_actuation(n, 3, 1, P, B, 1e-10, &rk, G, R, g_work, g_lwork),
                           NSM_OK);
     CU_ASSERT_EQUAL(rk, 2);
     nsm_proj_gains g = {2.0, 1.0, 1.5, 1e-12, 1e-9};
     double fg[3] = {0, 0, 0}, q[3] = {1, 0, 0}, qs[3] = {0, 0, 0}, qd[3] = {0, 0, 0};
     double xi[3] = {0, 1, 0}, f[3], u[3];
     nsm_unit_case which;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, xi, &g, f, u, &which,
-                                           g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(t_control(n, 3, P, R, G, fg, q, qs, qd, xi, &g, f, u, &which,
+                                    g_work, g_lwork), NSM_OK);
     CU_ASSERT_EQUAL(which, NSM_UNIT_BALL);
     /* v = K_p(e + σ‖e‖ξ) = 2·(1, 1.5, 0); f = −Rv = −v on N(A). */
     CU_ASSERT(fabs(f[0] + 2.0) < 1e-14 && fabs(f[1] + 3.0) < 1e-14 && fabs(f[2]) < 1e-14);
     CU_ASSERT(tm_maxabs_diff(3, f, u) < 1e-14);
     /* Computed ξ: first column of P of largest norm: e1. */
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, NULL, &g, f, NULL,
-                                           &which, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(t_control(n, 3, P, R, G, fg, q, qs, qd, NULL, &g, f, NULL,
+                                    &which, g_work, g_lwork), NSM_OK);
     CU_ASSERT(fabs(f[0] + 2.0 * 2.5) < 1e-14 && fabs(f[1]) < 1e-14);
     /* ξ not in N(A), or not unit: rejected. */
     double bad1[3] = {0, 0, 1}, bad2[3] = {0, 2, 0};
-    CU_ASSERT_EQUAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, bad1, &g, f, NULL, NULL,
-                                     g_work, g_lwork), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, bad2, &g, f, NULL, NULL,
-                                     g_work, g_lwork), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_control(n, 3, P, R, G, fg, q, qs, qd, bad1, &g, f, NULL, NULL,
+                              g_work, g_lwork), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_control(n, 3, P, R, G, fg, q, qs, qd, bad2, &g, f, NULL, NULL,
+                              g_work, g_lwork), NSM_ERR_ARG);
     /* Moving: η = q̇/‖q̇‖. */
     qd[1] = 2.0;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 3, P, R, G, fg, q, qs, qd, xi, &g, f, NULL, &which,
-                                           g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(t_control(n, 3, P, R, G, fg, q, qs, qd, xi, &g, f, NULL, &which,
+                                    g_work, g_lwork), NSM_OK);
     CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
     CU_ASSERT(fabs(f[1] + (2.0 * 1.5 + 1.0 * 2.0)) < 1e-14);
 }
@@ -950,13 +1055,13 @@ static void test_unsolvable(void)
     double B[3] = {1, 0, 0}; /* k = 1 < n − r = 2 */
     double G[6] = {7, 7, 7, 7, 7, 7}, R[9];
     size_t rk = 99;
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 1, 1, P, B, 1e-10, &rk, G, R, g_work, g_lwork),
+    CU_ASSERT_EQUAL(t_actuation(n, 1, 1, P, B, 1e-10, &rk, G, R, g_work, g_lwork),
                     NSM_ERR_RANK);
     CU_ASSERT_EQUAL(rk, 1);
     CU_ASSERT(G[0] == 7 && G[1] == 7 && G[2] == 7);
     /* B acting only on the constrained direction. */
     double B2[6] = {0, 0, 0, 0, 1, 1};
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B2, 1e-10, &rk, G, R, g_work, g_lwork),
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, P, B2, 1e-10, &rk, G, R, g_work, g_lwork),
                     NSM_ERR_RANK);
     CU_ASSERT_EQUAL(rk, 0);
 }
@@ -972,35 +1077,35 @@ static void test_bad_projector_rates(void)
     size_t r;
     double *w = g_work;
     size_t lw = g_lwork;
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, NULL, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, NULL, P, Q, X, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, NULL, Q, X, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, NULL, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_projector(0, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, NSM_MAX_DIM + 1, A, 1e-10, &r, P, Q, X, w, lw),
+    CU_ASSERT_EQUAL(t_projector(n, m, NULL, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, 1e-10, NULL, P, Q, X, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, 1e-10, &r, NULL, Q, X, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, 1e-10, &r, P, Q, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_projector(0, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_projector(n, NSM_MAX_DIM + 1, A, 1e-10, &r, P, Q, X, w, lw),
                     NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, -1e-3, &r, P, Q, X, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1.0, &r, P, Q, X, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, NAN, &r, P, Q, X, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, X, w, 1), NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, P, X, w, lw), NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, X, P, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, -1e-3, &r, P, Q, X, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, 1.0, &r, P, Q, X, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, NAN, &r, P, Q, X, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, 1e-10, &r, P, Q, X, w, 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, 1e-10, &r, P, P, X, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, 1e-10, &r, P, Q, X, P, lw), NSM_ERR_ALIAS);
     A[1] = INFINITY;
     P[0] = 42.0;
-    CU_ASSERT_EQUAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(t_projector(n, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_ERR_NOT_FINITE);
     CU_ASSERT(P[0] == 42.0);
     A[1] = 1;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_projector(n, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, NULL, Ad, P, L, Pd, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, NULL, L, Pd, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, NULL, Pd, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_rates(0, m, X, Ad, P, L, Pd, w, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, L, Pd, w, 2), NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, P, Pd, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL_FATAL(t_projector(n, m, A, 1e-10, &r, P, Q, X, w, lw), NSM_OK);
+    CU_ASSERT_EQUAL(t_rates(n, m, NULL, Ad, P, L, Pd, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_rates(n, m, X, Ad, NULL, L, Pd, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_rates(n, m, X, Ad, P, NULL, Pd, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_rates(0, m, X, Ad, P, L, Pd, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_rates(n, m, X, Ad, P, L, Pd, w, 2), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(t_rates(n, m, X, Ad, P, P, Pd, w, lw), NSM_ERR_ALIAS);
     Ad[0] = NAN;
-    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, L, Pd, w, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(t_rates(n, m, X, Ad, P, L, Pd, w, lw), NSM_ERR_NOT_FINITE);
     Ad[0] = 0;
-    CU_ASSERT_EQUAL(nsm_proj_rates(n, m, X, Ad, P, L, NULL, NULL, 0), NSM_OK);
+    CU_ASSERT_EQUAL(t_rates(n, m, X, Ad, P, L, NULL, NULL, 0), NSM_OK);
     CU_ASSERT_EQUAL(nsm_proj_omega(n, NULL, Om), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(nsm_proj_omega(n, L, NULL), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(nsm_proj_omega(0, L, Om), NSM_ERR_SIZE);
@@ -1017,30 +1122,30 @@ static void test_bad_inertia_cbar_oblique(void)
     double M[4] = {2, 0, 0, 1}, P[4] = {1, 0, 0, 0}, Mb[4], C[4] = {0}, L[4] = {0}, S[4], mu;
     double *w = g_work;
     size_t lw = g_lwork;
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, NULL, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, NULL, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(0, 0, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 3, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_GIVEN, 0.0, Mb, &mu, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_GIVEN, -1.0, Mb, &mu, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_GIVEN, INFINITY, Mb, &mu, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, (nsm_mu_mode)7, 1.0, Mb, &mu, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, 3), NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, M, &mu, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, NULL, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_inertia(0, 0, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_inertia(n, 3, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, M, P, NSM_MU_GIVEN, 0.0, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, M, P, NSM_MU_GIVEN, -1.0, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, M, P, NSM_MU_GIVEN, INFINITY, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, M, P, (nsm_mu_mode)7, 1.0, Mb, &mu, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, 3), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, M, &mu, w, lw), NSM_ERR_ALIAS);
     double Mneg[4] = {-2, 0, 0, 1};
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, Mneg, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NOT_SPD);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, Mneg, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NOT_SPD);
     M[1] = NAN;
-    CU_ASSERT_EQUAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(t_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_ERR_NOT_FINITE);
     M[1] = 0;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(t_inertia(n, 1, M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, lw), NSM_OK);
     CU_ASSERT(mu == 2.0 && Mb[0] == 2.0 && Mb[3] == 2.0 && Mb[1] == 0.0);
-    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, NULL, P, L, 1.0, S, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_cbar(0, M, C, P, L, 1.0, S, w, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, C, P, L, 0.0, S, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, C, P, L, 1.0, S, w, 1), NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, C, P, L, 1.0, C, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_cbar(n, M, NULL, P, L, 1.0, S, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_cbar(0, M, C, P, L, 1.0, S, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_cbar(n, M, C, P, L, 0.0, S, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_cbar(n, M, C, P, L, 1.0, S, w, 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(t_cbar(n, M, C, P, L, 1.0, C, w, lw), NSM_ERR_ALIAS);
     C[2] = NAN;
-    CU_ASSERT_EQUAL(nsm_proj_cbar(n, M, C, P, L, 1.0, S, w, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(t_cbar(n, M, C, P, L, 1.0, S, w, lw), NSM_ERR_NOT_FINITE);
     CU_ASSERT_EQUAL(nsm_proj_oblique(n, M, NULL, P, S, w, lw), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(nsm_proj_oblique(0, M, Mb, P, S, w, lw), NSM_ERR_SIZE);
     CU_ASSERT_EQUAL(nsm_proj_oblique(n, M, Mb, P, S, w, 1), NSM_ERR_WORKSPACE);
@@ -1055,12 +1160,12 @@ static void test_bad_dynamics(void)
     const size_t n = 3, m = 1;
     double M[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2}, C[9] = {0}, A[3] = {1, 0, 0}, Ad[3] = {0};
     double f[3] = {1, 1, 1}, fg[3] = {0}, qd[3] = {0}, qdd[3] = {5, 5, 5}, fc[3];
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     double *w = g_work;
     size_t lw = g_lwork;
     nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
 #define DYN(nn, mm, MM, AA, OO, QDD, WW, LW) \
-    nsm_proj_dynamics(nn, mm, MM, C, AA, Ad, f, fg, qd, OO, QDD, fc, &info, NULL, NULL, WW, LW)
+    t_dynamics(nn, mm, MM, C, AA, Ad, f, fg, qd, OO, QDD, fc, &info, NULL, NULL, WW, LW)
     CU_ASSERT_EQUAL(DYN(n, m, NULL, A, &o, qdd, w, lw), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(DYN(n, m, M, NULL, &o, qdd, w, lw), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, NULL, w, lw), NSM_ERR_NULL);
@@ -1070,19 +1175,44 @@ static void test_bad_dynamics(void)
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, 10), NSM_ERR_WORKSPACE);
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, f, w, lw), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, w + 1, w, lw), NSM_ERR_ALIAS);
-    /* info over an output (or the workspace) is rejected, the output left as it was; it was
-       once accepted with q̈ overwritten */
-    double big[8] = {7, 7, 7, 7, 7, 7, 7, 7};
-    nsm_proj_info *over = (nsm_proj_info *)(void *)big;
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(n, m, M, C, A, Ad, f, fg, qd, &o, big, fc, over, NULL, NULL,
-                                      w, lw), NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(big[0], 7.0);
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(n, m, M, C, A, Ad, f, fg, qd, &o, qdd, fc,
-                                      (nsm_proj_info *)(void *)(w + 2), NULL, NULL, w, lw),
-                    NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(n, m, M, C, A, Ad, f, fg, qd, &o, qdd, fc,
-                                      (nsm_proj_info *)(void *)f, NULL, NULL, w, lw),
-                    NSM_ERR_ALIAS);
+    /* The result structure (info inside it) over an output, the workspace or an input is
+       rejected, the output left as it was; info over q̈ was once accepted with q̈
+       overwritten. */
+    {
+        union {
+            double d[8];
+            nsm_proj_dynamics_result r;
+        } u;
+        const nsm_proj_problem prob = {n, m, M, C, A, Ad, f, fg, qd};
+        for (int i = 0; i < 8; i++) {
+            u.d[i] = 7.0;
+        }
+        u.r.qdd = u.d; /* q̈ under the structure */
+        u.r.fc = fc;
+        u.r.P = NULL;
+        u.r.Mbar = NULL;
+        double keep[8];
+        memcpy(keep, u.d, sizeof keep);
+        CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &o, &u.r, w, lw), NSM_ERR_ALIAS);
+        CU_ASSERT(memcmp(keep, u.d, sizeof keep) == 0);
+        nsm_proj_dynamics_result *inw = (nsm_proj_dynamics_result *)(void *)(w + 2);
+        inw->qdd = qdd; /* the structure inside the workspace */
+        inw->fc = fc;
+        inw->P = NULL;
+        inw->Mbar = NULL;
+        CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &o, inw, w, lw), NSM_ERR_ALIAS);
+        /* over the input f: f is the last three doubles of the buffer, the structure the
+           first six (its info over f[0]) */
+        u.r.qdd = qdd;
+        u.d[5] = f[0];
+        u.d[6] = f[1];
+        u.d[7] = f[2];
+        const nsm_proj_problem pf = {n, m, M, C, A, Ad, u.d + 5, fg, qd};
+        CU_ASSERT_EQUAL(nsm_proj_dynamics(&pf, &o, &u.r, w, lw), NSM_ERR_ALIAS);
+        /* NULL structures */
+        CU_ASSERT_EQUAL(nsm_proj_dynamics(NULL, &o, &u.r, w, lw), NSM_ERR_NULL);
+        CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &o, NULL, w, lw), NSM_ERR_NULL);
+    }
     o.mu_mode = NSM_MU_GIVEN;
     o.mu = 0.0;
     CU_ASSERT_EQUAL(DYN(n, m, M, A, &o, qdd, w, lw), NSM_ERR_ARG);
@@ -1149,29 +1279,29 @@ static void test_bad_actuation_control(void)
     size_t rk;
     double *w = g_work;
     size_t lw = g_lwork;
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, NULL, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, NULL, G, R, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, NULL, R, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 0, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 3, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1.5, &rk, G, R, w, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, 2), NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, G, G, w, lw), NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, B, R, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, NULL, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, P, B, 1e-10, NULL, G, R, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, P, B, 1e-10, &rk, NULL, R, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_actuation(n, 0, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 3, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, P, B, 1.5, &rk, G, R, w, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, 2), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, P, B, 1e-10, &rk, G, G, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, P, B, 1e-10, &rk, B, R, w, lw), NSM_ERR_ALIAS);
     B[3] = NAN;
-    CU_ASSERT_EQUAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(t_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_ERR_NOT_FINITE);
     B[3] = 1;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(t_actuation(n, 2, 1, P, B, 1e-10, &rk, G, R, w, lw), NSM_OK);
     nsm_proj_gains g = {1.0, 1.0, 2.0, 1e-12, 1e-9};
     double fg[2] = {0}, q[2] = {1, 0}, qs[2] = {0}, qd[2] = {0.5, 0}, f[2], u[2];
-#define CTL(GG, FF, UU) nsm_proj_control(n, 2, P, R, G, fg, q, qs, qd, NULL, GG, FF, UU, NULL, w, lw)
+#define CTL(GG, FF, UU) t_control(n, 2, P, R, G, fg, q, qs, qd, NULL, GG, FF, UU, NULL, w, lw)
     CU_ASSERT_EQUAL(CTL(NULL, f, u), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(CTL(&g, NULL, NULL), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_control(n, 2, P, NULL, G, fg, q, qs, qd, NULL, &g, f, NULL, NULL, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_control(n, 2, P, R, NULL, fg, q, qs, qd, NULL, &g, NULL, u, NULL, w, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_control(0, 2, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_control(n, 0, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_control(n, 2, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, 3), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(t_control(n, 2, P, NULL, G, fg, q, qs, qd, NULL, &g, f, NULL, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_control(n, 2, P, R, NULL, fg, q, qs, qd, NULL, &g, NULL, u, NULL, w, lw), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_control(0, 2, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_control(n, 0, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, lw), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_control(n, 2, P, R, G, fg, q, qs, qd, NULL, &g, f, u, NULL, w, 3), NSM_ERR_WORKSPACE);
     CU_ASSERT_EQUAL(CTL(&g, q, u), NSM_ERR_ALIAS);
     /* σ must be 0 or > 1 (projection.h): σ = 1, 0.5 and -1 are rejected, σ = 0 is accepted */
     nsm_proj_gains bad[8] = {{0, 1, 2, 0, 0}, {1, -1, 2, 0, 0}, {1, 1, 1.0, 0, 0},
@@ -1207,21 +1337,32 @@ static void test_lyapunov_monitor(void)
     double V = -1, Vd = -1;
     /* kin = 2·0.25² = 0.125, e = (0.5, 2): ‖e‖² = 4.25; q̇ᵀP(f + f_g) = 0.25·(−0.5),
        K_p eᵀq̇ = 2·0.125 */
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_OK);
+    CU_ASSERT_EQUAL(t_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_OK);
     CU_ASSERT_DOUBLE_EQUAL(V, 0.5 * 0.125 + 0.5 * 2.0 * 4.25, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(Vd, -0.125 + 0.25, 1e-15);
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, NULL, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, NULL), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(0, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(NSM_MAX_DIM + 1, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd),
+    CU_ASSERT_EQUAL(t_lyapunov(2, NULL, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_lyapunov(0, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_lyapunov(NSM_MAX_DIM + 1, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd),
                     NSM_ERR_SIZE);
     V = Vd = -1;
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 0.0, &V, &Vd), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, NAN, &V, &Vd), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &qd[1], &Vd), NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, &V), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(t_lyapunov(2, Mb, P, f, fg, q, qs, qd, 0.0, &V, &Vd), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_lyapunov(2, Mb, P, f, fg, q, qs, qd, NAN, &V, &Vd), NSM_ERR_ARG);
+    /* The result over an input (its Vdot over q̇[0]): NSM_ERR_ALIAS. V and V̇ can no longer
+       share storage: they are two fields of the result. */
+    {
+        union {
+            double d[3];
+            nsm_proj_lyapunov_result r;
+        } u = {{-1.0, qd[0], qd[1]}};
+        const nsm_proj_control_input x = {2, 0, P, NULL, NULL, fg, q, qs, u.d + 1, NULL};
+        CU_ASSERT_EQUAL(nsm_proj_lyapunov(&x, Mb, f, 2.0, &u.r), NSM_ERR_ALIAS);
+        CU_ASSERT(u.d[0] == -1.0 && u.d[1] == qd[0]);
+        CU_ASSERT_EQUAL(nsm_proj_lyapunov(NULL, Mb, f, 2.0, &u.r), NSM_ERR_NULL);
+        CU_ASSERT_EQUAL(nsm_proj_lyapunov(&x, Mb, f, 2.0, NULL), NSM_ERR_NULL);
+    }
     q[1] = INFINITY;
-    CU_ASSERT_EQUAL(nsm_proj_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(t_lyapunov(2, Mb, P, f, fg, q, qs, qd, 2.0, &V, &Vd), NSM_ERR_NOT_FINITE);
     CU_ASSERT(V == -1 && Vd == -1); /* nothing written on error */
 }
 
@@ -1238,14 +1379,14 @@ static void test_control_goal_and_no_freedom(void)
     const double zero[3] = {0, 0, 0};
     double f[3];
     nsm_unit_case which;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 0, P, Id, NULL, fg, q, q, qd, NULL, &g, f, NULL,
-                                           &which, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(t_control(n, 0, P, Id, NULL, fg, q, q, qd, NULL, &g, f, NULL,
+                                    &which, g_work, g_lwork), NSM_OK);
     CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
     for (size_t i = 0; i < n; i++) {
         CU_ASSERT_DOUBLE_EQUAL(f[i], -(fg[i] + g.kd * qd[i]), 1e-15);
     }
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_control(n, 0, Z, Id, NULL, fg, q, zero, zero, NULL, &g, f,
-                                           NULL, &which, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(t_control(n, 0, Z, Id, NULL, fg, q, zero, zero, NULL, &g, f,
+                                    NULL, &which, g_work, g_lwork), NSM_OK);
     CU_ASSERT_EQUAL(which, NSM_UNIT_BALL);
     for (size_t i = 0; i < n; i++) {
         CU_ASSERT_DOUBLE_EQUAL(f[i], -(fg[i] + g.kp * q[i]), 1e-15);
@@ -1263,7 +1404,7 @@ static void test_dynamics_large_plain_form(void)
     double top[NMAX], adq[MMAX], q_ref[NMAX], fc_ref[NMAX], qdd[NMAX], fc[NMAX];
     kkt_rhs(&s, top, adq);
     CU_ASSERT_EQUAL_FATAL(oracle_kkt(s.n, s.m, s.M, s.A, top, adq, q_ref, fc_ref), 0);
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     CU_ASSERT_EQUAL_FATAL(run_dyn(&s, s.m, s.A, s.Ad, NULL, qdd, fc, &info, NULL, NULL), NSM_OK);
     CU_ASSERT_EQUAL(info.rank, 12);
     CU_ASSERT(rel_err(s.n, qdd, q_ref) <= 1e-9);
@@ -1277,18 +1418,18 @@ static void test_dynamics_mbar_not_factorisable(void)
     const double M[9] = {1, 0, 0, 0, -1, 0, 0, 0, 1}, C[9] = {0}, A[3] = {1, 0, 0};
     const double Ad[3] = {0}, f[3] = {1, 1, 1}, fg[3] = {0}, qd[3] = {0};
     double qdd[3] = {5, 5, 5}, fc[3] = {5, 5, 5};
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     nsm_proj_opts o = NSM_PROJ_OPTS_DEFAULT;
     o.check_spd = 0;
     o.mu_mode = NSM_MU_GIVEN;
     o.mu = 1.0;
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 1, M, C, A, Ad, f, fg, qd, &o, qdd, fc, &info, NULL,
-                                      NULL, g_work, g_lwork), NSM_ERR_NOT_SPD);
+    CU_ASSERT_EQUAL(t_dynamics(3, 1, M, C, A, Ad, f, fg, qd, &o, qdd, fc, &info, NULL,
+                               NULL, g_work, g_lwork), NSM_ERR_NOT_SPD);
     CU_ASSERT(qdd[0] == 5 && qdd[1] == 5 && qdd[2] == 5 && fc[0] == 5);
     /* μ* = tr(PMP)/(n − r) = 0 here: also NSM_ERR_NOT_SPD (μ* <= 0) */
     o.mu_mode = NSM_MU_OPTIMAL;
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 1, M, C, A, Ad, f, fg, qd, &o, qdd, fc, &info, NULL,
-                                      NULL, g_work, g_lwork), NSM_ERR_NOT_SPD);
+    CU_ASSERT_EQUAL(t_dynamics(3, 1, M, C, A, Ad, f, fg, qd, &o, qdd, fc, &info, NULL,
+                               NULL, g_work, g_lwork), NSM_ERR_NOT_SPD);
     CU_ASSERT_EQUAL(nsm_proj_projector_work(3, NSM_MAX_DIM + 1), 0);
     CU_ASSERT_EQUAL(nsm_proj_projector_work(NSM_MAX_DIM + 1, 3), 0);
 }
@@ -1314,7 +1455,7 @@ static const double SW_B[6] = {1, 0, 0, 1, 1, 1};
 static void sw_projector_parts(double *P, double *Q, double *X)
 {
     size_t r;
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_projector(3, 2, SW_A, 1e-10, &r, P, Q, X, g_work, g_lwork),
+    CU_ASSERT_EQUAL_FATAL(t_projector(3, 2, SW_A, 1e-10, &r, P, Q, X, g_work, g_lwork),
                           NSM_OK);
     CU_ASSERT_EQUAL(r, 2);
 }
@@ -1322,13 +1463,36 @@ static void sw_projector_parts(double *P, double *Q, double *X)
 static nsm_status sw_projector(void *const *a, void *c)
 {
     const sw_ctx *x = c;
-    return nsm_proj_projector(x->n, x->m, a[0], x->rtol, a[1], a[2], a[3], a[4], a[5], x->lwork);
+    return nsm_proj_projector(x->n, x->m, a[0], x->rtol, a[1], a[5], x->lwork);
+}
+
+/* The result structure a[1] points to P, Q, A⁺ (a[2], a[3], a[4]). */
+static void sw_projector_fill(void *const *a, void *c)
+{
+    (void)c;
+    nsm_proj_projector_result *r = a[1];
+    if (r != NULL) {
+        r->rank = 0;
+        r->P = a[2];
+        r->Q = a[3];
+        r->Apinv = a[4];
+    }
 }
 
 static nsm_status sw_rates(void *const *a, void *c)
 {
     const sw_ctx *x = c;
-    return nsm_proj_rates(x->n, x->m, a[0], a[1], a[2], a[3], a[4], a[5], x->lwork);
+    return nsm_proj_rates(x->n, x->m, a[0], a[1], a[2], a[3], a[6], x->lwork);
+}
+
+static void sw_rates_fill(void *const *a, void *c)
+{
+    (void)c;
+    nsm_proj_rates_result *r = a[3];
+    if (r != NULL) {
+        r->Lambda = a[4];
+        r->Pdot = a[5];
+    }
 }
 
 static nsm_status sw_omega(void *const *a, void *c)
@@ -1339,13 +1503,25 @@ static nsm_status sw_omega(void *const *a, void *c)
 static nsm_status sw_inertia(void *const *a, void *c)
 {
     const sw_ctx *x = c;
-    return nsm_proj_inertia(x->n, x->r, a[0], a[1], x->mode, x->mu, a[2], a[3], a[4], x->lwork);
+    const nsm_proj_problem prob = {x->n, 0, a[0], NULL, NULL, NULL, NULL, NULL, NULL};
+    return nsm_proj_inertia(&prob, x->r, a[1], x->mode, x->mu, a[2], a[4], x->lwork);
+}
+
+static void sw_inertia_fill(void *const *a, void *c)
+{
+    (void)c;
+    nsm_proj_inertia_result *r = a[2];
+    if (r != NULL) {
+        r->Mbar = a[3];
+        r->mu_used = 0.0;
+    }
 }
 
 static nsm_status sw_cbar(void *const *a, void *c)
 {
     const sw_ctx *x = c;
-    return nsm_proj_cbar(x->n, a[0], a[1], a[2], a[3], x->mu, a[4], a[5], x->lwork);
+    const nsm_proj_problem prob = {x->n, 0, a[0], a[1], NULL, NULL, NULL, NULL, NULL};
+    return nsm_proj_cbar(&prob, a[2], a[3], x->mu, a[4], a[5], x->lwork);
 }
 
 static nsm_status sw_oblique(void *const *a, void *c)
@@ -1357,22 +1533,60 @@ static nsm_status sw_oblique(void *const *a, void *c)
 static nsm_status sw_dynamics(void *const *a, void *c)
 {
     const sw_ctx *x = c;
-    return nsm_proj_dynamics(x->n, x->m, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-                             a[9], a[10], a[11], a[12], a[13], x->lwork);
+    const nsm_proj_problem prob = {x->n, x->m, a[0], a[1], a[2], a[3], a[4], a[5], a[6]};
+    return nsm_proj_dynamics(&prob, a[7], a[8], a[13], x->lwork);
+}
+
+/* The result structure a[8] points to q̈, f_c, P, M̄ (a[9] .. a[12]). */
+static void sw_dynamics_fill(void *const *a, void *c)
+{
+    (void)c;
+    nsm_proj_dynamics_result *r = a[8];
+    if (r != NULL) {
+        r->qdd = a[9];
+        r->fc = a[10];
+        r->P = a[11];
+        r->Mbar = a[12];
+        r->info.rank = 0;
+        r->info.mu = 0.0;
+    }
 }
 
 static nsm_status sw_actuation(void *const *a, void *c)
 {
     const sw_ctx *x = c;
-    return nsm_proj_actuation(x->n, x->k, x->r, a[0], a[1], x->rtol, a[2], a[3], a[4], a[5],
-                              x->lwork);
+    const nsm_proj_actuation_input in = {x->n, x->k, x->r, a[0], a[1], x->rtol};
+    return nsm_proj_actuation(&in, a[2], a[5], x->lwork);
+}
+
+static void sw_actuation_fill(void *const *a, void *c)
+{
+    (void)c;
+    nsm_proj_actuation_result *r = a[2];
+    if (r != NULL) {
+        r->rank_pb = 0;
+        r->Gamma = a[3];
+        r->R = a[4];
+    }
 }
 
 static nsm_status sw_control(void *const *a, void *c)
 {
     const sw_ctx *x = c;
-    return nsm_proj_control(x->n, x->k, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-                            a[9], a[10], a[11], a[12], x->lwork);
+    const nsm_proj_control_input in = {x->n, x->k, a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+                                       a[7]};
+    return nsm_proj_control(&in, a[8], a[11], a[12], x->lwork);
+}
+
+static void sw_control_fill(void *const *a, void *c)
+{
+    (void)c;
+    nsm_proj_control_result *r = a[11];
+    if (r != NULL) {
+        r->f = a[9];
+        r->u = a[10];
+        r->eta_case = NSM_UNIT_BALL;
+    }
 }
 
 #define D(k) ((k) * sizeof(double))
@@ -1383,39 +1597,46 @@ static nsm_status sw_control(void *const *a, void *c)
 static void test_sweep_projector_rates(void)
 {
     double P[9], Q[9], X[6], L[9], Pd[9], Om[9], w[64];
-    size_t r = 0;
+    nsm_proj_projector_result pres;
+    nsm_proj_rates_result rres;
+    memset(&pres, 0, sizeof pres);
+    memset(&rres, 0, sizeof rres);
     sw_projector_parts(P, Q, X);
     sw_ctx c = {3, 2, 2, 2, 1e-10, 1.0, NSM_MU_OPTIMAL, nsm_proj_projector_work(3, 2)};
     CU_ASSERT_FATAL(c.lwork <= 64);
+    /* res, the result structure, over P, Q, A⁺, A or work: NSM_ERR_ALIAS (its rank can no
+       longer land inside P unnoticed) */
     const sweep_arg pa[6] = {{"A", SW_A, D(6), SW_IN | SW_FINITE},
-                             {"rank", &r, sizeof r, SW_NOALIAS},
+                             {"res", &pres, sizeof pres, SW_OUT},
                              {"P", P, D(9), SW_OUT},
                              {"Q", Q, D(9), SW_OUT},
                              {"Apinv", X, D(6), SW_OUT},
                              {"work", w, D(c.lwork), SW_OUT}};
-    CU_ASSERT_EQUAL(sweep_args("nsm_proj_projector", sw_projector, &c, pa, 6, SWEEP_UNWRITTEN), 0);
+    CU_ASSERT_EQUAL(sweep_args_fill("nsm_proj_projector", sw_projector, sw_projector_fill, &c, pa,
+                                    6, SWEEP_UNWRITTEN), 0);
     c.lwork = nsm_proj_rates_work(3);
     CU_ASSERT_EQUAL(c.lwork, 9); /* documented: n·n */
-    const sweep_arg ra[6] = {{"Apinv", X, D(6), SW_IN | SW_FINITE},
+    const sweep_arg ra[7] = {{"Apinv", X, D(6), SW_IN | SW_FINITE},
                              {"Adot", SW_Ad, D(6), SW_IN | SW_FINITE},
                              {"P", P, D(9), SW_IN | SW_FINITE},
+                             {"res", &rres, sizeof rres, SW_OUT},
                              {"Lambda", L, D(9), SW_OUT},
                              {"Pdot", Pd, D(9), SW_OUT | SW_NULLABLE},
                              {"work", w, D(9), SW_OUT}};
-    CU_ASSERT_EQUAL(sweep_args("nsm_proj_rates", sw_rates, &c, ra, 6, 0), 0);
+    CU_ASSERT_EQUAL(sweep_args_fill("nsm_proj_rates", sw_rates, sw_rates_fill, &c, ra, 7, 0), 0);
     /* Without Ṗ, P and work are not needed, and P is not read (a NaN in it is no error). */
     double Pnan[9];
     memcpy(Pnan, P, sizeof Pnan);
     Pnan[4] = NAN;
-    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, NULL, L, NULL, NULL, 0), NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, Pnan, L, NULL, NULL, 0), NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, Pnan, L, Pd, w, 9), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(t_rates(3, 2, X, SW_Ad, NULL, L, NULL, NULL, 0), NSM_OK);
+    CU_ASSERT_EQUAL(t_rates(3, 2, X, SW_Ad, Pnan, L, NULL, NULL, 0), NSM_OK);
+    CU_ASSERT_EQUAL(t_rates(3, 2, X, SW_Ad, Pnan, L, Pd, w, 9), NSM_ERR_NOT_FINITE);
     /* Ṗ wanted: P and work are then required. */
-    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, NULL, L, Pd, w, 9), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, X, SW_Ad, P, L, Pd, NULL, 9), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(nsm_proj_rates(3, NSM_MAX_DIM + 1, X, SW_Ad, P, L, Pd, w, 9), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_rates(NSM_MAX_DIM + 1, 2, X, SW_Ad, P, L, Pd, w, 9), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_rates(3, 2, NULL, SW_Ad, P, L, Pd, w, 9), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_rates(3, 2, X, SW_Ad, NULL, L, Pd, w, 9), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_rates(3, 2, X, SW_Ad, P, L, Pd, NULL, 9), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(t_rates(3, NSM_MAX_DIM + 1, X, SW_Ad, P, L, Pd, w, 9), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_rates(NSM_MAX_DIM + 1, 2, X, SW_Ad, P, L, Pd, w, 9), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_rates(3, 2, NULL, SW_Ad, P, L, Pd, w, 9), NSM_ERR_NULL);
     const sweep_arg oa[2] = {{"Lambda", L, D(9), SW_IN | SW_FINITE}, {"Omega", Om, D(9), SW_OUT}};
     CU_ASSERT_EQUAL(sweep_args("nsm_proj_omega", sw_omega, &c, oa, 2, 0), 0);
     CU_ASSERT_EQUAL(nsm_proj_omega(NSM_MAX_DIM + 1, L, Om), NSM_ERR_SIZE);
@@ -1426,9 +1647,11 @@ static void test_sweep_projector_rates(void)
 static void test_sweep_inertia_cbar_oblique(void)
 {
     double P[9], Q[9], X[6], Mb[9], Cb[9], S[9], L[9], mu = 0.0, w[64];
+    nsm_proj_inertia_result ires;
+    memset(&ires, 0, sizeof ires);
     const double C[9] = {0, 1, 0, -1, 0, 0.5, 0, -0.5, 0.25};
     sw_projector_parts(P, Q, X);
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_rates(3, 2, X, SW_Ad, NULL, L, NULL, NULL, 0), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(t_rates(3, 2, X, SW_Ad, NULL, L, NULL, NULL, 0), NSM_OK);
     size_t (*const works[3])(size_t) = {nsm_proj_inertia_work, nsm_proj_cbar_work,
                                         nsm_proj_oblique_work};
     for (int t = 0; t < 3; t++) {
@@ -1438,13 +1661,15 @@ static void test_sweep_inertia_cbar_oblique(void)
         CU_ASSERT_EQUAL(works[t](NSM_MAX_DIM), 2u * NSM_MAX_DIM * NSM_MAX_DIM);
     }
     sw_ctx c = {3, 2, 2, 2, 1e-10, 1.0, NSM_MU_OPTIMAL, 18};
+    /* res (the result structure, holding mu_used) over M, P, M̄ or work: NSM_ERR_ALIAS */
     const sweep_arg ia[5] = {{"M", SW_M, D(9), SW_IN | SW_FINITE},
                              {"P", P, D(9), SW_IN | SW_FINITE},
+                             {"res", &ires, sizeof ires, SW_OUT},
                              {"Mbar", Mb, D(9), SW_OUT},
-                             {"mu_used", &mu, D(1), SW_OUT},
                              {"work", w, D(18), SW_OUT}};
-    CU_ASSERT_EQUAL(sweep_args("nsm_proj_inertia", sw_inertia, &c, ia, 5, 0), 0);
-    CU_ASSERT_EQUAL(nsm_proj_inertia(3, 2, SW_M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, 18), NSM_OK);
+    CU_ASSERT_EQUAL(sweep_args_fill("nsm_proj_inertia", sw_inertia, sw_inertia_fill, &c, ia, 5, 0),
+                    0);
+    CU_ASSERT_EQUAL(t_inertia(3, 2, SW_M, P, NSM_MU_OPTIMAL, 0, Mb, &mu, w, 18), NSM_OK);
     const sweep_arg ca[6] = {{"M", SW_M, D(9), SW_IN | SW_FINITE},
                              {"C", C, D(9), SW_IN | SW_FINITE},
                              {"P", P, D(9), SW_IN | SW_FINITE},
@@ -1453,8 +1678,8 @@ static void test_sweep_inertia_cbar_oblique(void)
                              {"work", w, D(18), SW_OUT}};
     c.mu = mu;
     CU_ASSERT_EQUAL(sweep_args("nsm_proj_cbar", sw_cbar, &c, ca, 6, 0), 0);
-    CU_ASSERT_EQUAL(nsm_proj_cbar(3, SW_M, C, P, L, INFINITY, Cb, w, 18), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_proj_cbar(3, SW_M, C, P, L, NAN, Cb, w, 18), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_cbar(3, SW_M, C, P, L, INFINITY, Cb, w, 18), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_cbar(3, SW_M, C, P, L, NAN, Cb, w, 18), NSM_ERR_ARG);
     const sweep_arg sa[5] = {{"M", SW_M, D(9), SW_IN | SW_FINITE},
                              {"Mbar", Mb, D(9), SW_IN | SW_FINITE},
                              {"P", P, D(9), SW_IN | SW_FINITE},
@@ -1471,8 +1696,10 @@ static void test_sweep_dynamics(void)
     const double C[9] = {0, 1, 0, -1, 0, 0.5, 0, -0.5, 0.25};
     const double f[3] = {1, -2, 0.5}, fg[3] = {0, 0, -9.81}, qd[3] = {0.1, -0.1, 0.2};
     double qdd[3], fc[3], P[9], Mb[9];
-    nsm_proj_info info;
+    nsm_proj_info info = {0, 0.0};
     nsm_proj_opts o;
+    nsm_proj_dynamics_result dres;
+    memset(&dres, 0, sizeof dres);
     /* the sweep compares the struct's bytes: padding zeroed, then the documented defaults */
     memset(&o, 0, sizeof o);
     {
@@ -1493,39 +1720,40 @@ static void test_sweep_dynamics(void)
                               {"fg", fg, D(3), SW_IN | SW_FINITE},
                               {"qd", qd, D(3), SW_IN | SW_FINITE},
                               {"opts", &o, sizeof o, SW_NULLABLE | SW_NOALIAS},
+                              {"res", &dres, sizeof dres, SW_OUT},
                               {"qdd", qdd, D(3), SW_OUT},
                               {"fc", fc, D(3), SW_OUT | SW_NULLABLE},
-                              {"info", &info, sizeof info, SW_OUT},
                               {"P", P, D(9), SW_OUT | SW_NULLABLE},
                               {"Mbar", Mb, D(9), SW_OUT | SW_NULLABLE},
                               {"work", g_work, D(c.lwork), SW_OUT}};
-    CU_ASSERT_EQUAL(sweep_args("nsm_proj_dynamics", sw_dynamics, &c, da, 14, SWEEP_UNWRITTEN), 0);
+    CU_ASSERT_EQUAL(sweep_args_fill("nsm_proj_dynamics", sw_dynamics, sw_dynamics_fill, &c, da,
+                                    14, SWEEP_UNWRITTEN), 0);
     /* The same without the SPD check of M (options in their domain). */
     o.check_spd = 0;
-    CU_ASSERT_EQUAL(sweep_args("nsm_proj_dynamics (no SPD check)", sw_dynamics, &c, da, 14,
-                               SWEEP_UNWRITTEN), 0);
+    CU_ASSERT_EQUAL(sweep_args_fill("nsm_proj_dynamics (no SPD check)", sw_dynamics,
+                                    sw_dynamics_fill, &c, da, 14, SWEEP_UNWRITTEN), 0);
     /* Options out of domain: sym_rtol infinite or NaN, rank_rtol NaN, unknown μ mode. */
     double bad_sym[2] = {INFINITY, NAN};
     for (int t = 0; t < 2; t++) {
         o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
         o.sym_rtol = bad_sym[t];
-        CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc,
-                                          &info, NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
+        CU_ASSERT_EQUAL(t_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc,
+                                   &info, NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
     }
     o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
     o.rank_rtol = NAN;
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc, &info,
-                                      NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc, &info,
+                               NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
     o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
     o.mu_mode = (nsm_mu_mode)5;
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc, &info,
-                                      NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(t_dynamics(3, 2, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o, qdd, fc, &info,
+                               NULL, NULL, g_work, c.lwork), NSM_ERR_ARG);
     /* m = 0: A and Adot may be NULL; m > 0: both required. */
     o = (nsm_proj_opts)NSM_PROJ_OPTS_DEFAULT;
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, 0, SW_M, C, NULL, NULL, f, fg, qd, &o, qdd, fc, &info,
-                                      NULL, NULL, g_work, g_lwork), NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_dynamics(3, NSM_MAX_DIM + 1, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o,
-                                      qdd, fc, &info, NULL, NULL, g_work, g_lwork), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_dynamics(3, 0, SW_M, C, NULL, NULL, f, fg, qd, &o, qdd, fc, &info,
+                               NULL, NULL, g_work, g_lwork), NSM_OK);
+    CU_ASSERT_EQUAL(t_dynamics(3, NSM_MAX_DIM + 1, SW_M, C, SW_A, SW_Ad, f, fg, qd, &o,
+                               qdd, fc, &info, NULL, NULL, g_work, g_lwork), NSM_ERR_SIZE);
 }
 
 /* Actuation and control: each NULL, overlap and non-finite input. */
@@ -1533,28 +1761,33 @@ static void test_sweep_actuation_control(void)
 {
     double P[9], Q[9], G[6], R[9], w[256];
     size_t rk = 0;
+    nsm_proj_actuation_result ares;
+    nsm_proj_control_result cres;
+    memset(&ares, 0, sizeof ares);
+    memset(&cres, 0, sizeof cres);
     /* r = 1 (one constraint row), so that rank(PB) = n − r = 2 with k = 2 inputs. */
     const double A1[3] = {1, 1, 0};
     size_t r1;
     double X1[3];
-    CU_ASSERT_EQUAL_FATAL(nsm_proj_projector(3, 1, A1, 1e-10, &r1, P, Q, X1, g_work, g_lwork),
+    CU_ASSERT_EQUAL_FATAL(t_projector(3, 1, A1, 1e-10, &r1, P, Q, X1, g_work, g_lwork),
                           NSM_OK);
     sw_ctx c = {3, 1, 2, 1, 1e-10, 1.0, NSM_MU_OPTIMAL, nsm_proj_actuation_work(3, 2)};
     CU_ASSERT_FATAL(c.lwork > 0 && c.lwork <= 256);
     const sweep_arg aa[6] = {{"P", P, D(9), SW_IN | SW_FINITE},
                              {"B", SW_B, D(6), SW_IN | SW_FINITE},
-                             {"rank_pb", &rk, sizeof rk, SW_NOALIAS},
+                             {"res", &ares, sizeof ares, SW_OUT},
                              {"Gamma", G, D(6), SW_OUT},
                              {"R", R, D(9), SW_OUT | SW_NULLABLE},
                              {"work", w, D(c.lwork), SW_OUT}};
-    CU_ASSERT_EQUAL(sweep_args("nsm_proj_actuation", sw_actuation, &c, aa, 6, 0), 0);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(3, 2, 1, P, SW_B, 1e-10, &rk, G, R, w, c.lwork), NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(3, 2, 1, P, SW_B, 1e-10, &rk, G, NULL, w, c.lwork), NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(NSM_MAX_DIM + 1, 2, 1, P, SW_B, 1e-10, &rk, G, R, w,
-                                       c.lwork), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(3, NSM_MAX_DIM + 1, 1, P, SW_B, 1e-10, &rk, G, R, w,
-                                       c.lwork), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_actuation(3, 2, 1, P, SW_B, NAN, &rk, G, R, w, c.lwork), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(sweep_args_fill("nsm_proj_actuation", sw_actuation, sw_actuation_fill, &c, aa,
+                                    6, 0), 0);
+    CU_ASSERT_EQUAL(t_actuation(3, 2, 1, P, SW_B, 1e-10, &rk, G, R, w, c.lwork), NSM_OK);
+    CU_ASSERT_EQUAL(t_actuation(3, 2, 1, P, SW_B, 1e-10, &rk, G, NULL, w, c.lwork), NSM_OK);
+    CU_ASSERT_EQUAL(t_actuation(NSM_MAX_DIM + 1, 2, 1, P, SW_B, 1e-10, &rk, G, R, w,
+                                c.lwork), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_actuation(3, NSM_MAX_DIM + 1, 1, P, SW_B, 1e-10, &rk, G, R, w,
+                                c.lwork), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_actuation(3, 2, 1, P, SW_B, NAN, &rk, G, R, w, c.lwork), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_proj_actuation_work(0, 2), 0);
     CU_ASSERT_EQUAL(nsm_proj_actuation_work(3, NSM_MAX_DIM + 1), 0);
     nsm_proj_gains g = {2.0, 1.0, 2.0, NSM_PROJ_VEL_ZTOL_DEFAULT, NSM_PROJ_XI_TOL_DEFAULT};
@@ -1562,7 +1795,6 @@ static void test_sweep_actuation_control(void)
     /* ξ: a unit vector of N(A) = span{(1, −1, 0), (0, 0, 1)}. */
     const double xi[3] = {0, 0, 1};
     double f[3], u[2];
-    nsm_unit_case ec = NSM_UNIT_BALL;
     CU_ASSERT_EQUAL(nsm_proj_control_work(3), 6); /* documented: 2·n */
     CU_ASSERT_EQUAL(nsm_proj_control_work(0), 0);
     CU_ASSERT_EQUAL(nsm_proj_control_work(NSM_MAX_DIM + 1), 0);
@@ -1578,27 +1810,122 @@ static void test_sweep_actuation_control(void)
                               {"gains", &g, sizeof g, SW_NOALIAS},
                               {"f", f, D(3), SW_OUT | SW_NULLABLE},
                               {"u", u, D(2), SW_OUT | SW_NULLABLE},
-                              {"eta_case", &ec, sizeof ec, SW_NULLABLE | SW_NOALIAS},
+                              {"res", &cres, sizeof cres, SW_OUT},
                               {"work", w, D(6), SW_OUT}};
-    CU_ASSERT_EQUAL(sweep_args("nsm_proj_control", sw_control, &c, ta, 13, SWEEP_UNWRITTEN), 0);
+    CU_ASSERT_EQUAL(sweep_args_fill("nsm_proj_control", sw_control, sw_control_fill, &c, ta, 13,
+                                    SWEEP_UNWRITTEN), 0);
     /* Either output alone: the other's matrix may then be NULL and is not read. */
     double Rnan[9];
     memcpy(Rnan, R, sizeof Rnan);
     Rnan[0] = NAN;
-    CU_ASSERT_EQUAL(nsm_proj_control(3, 2, P, NULL, G, fg, q, qs, qd, xi, &g, NULL, u, NULL, w, 6),
+    CU_ASSERT_EQUAL(t_control(3, 2, P, NULL, G, fg, q, qs, qd, xi, &g, NULL, u, NULL, w, 6),
                     NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_control(3, 2, P, Rnan, G, fg, q, qs, qd, xi, &g, NULL, u, NULL, w, 6),
+    CU_ASSERT_EQUAL(t_control(3, 2, P, Rnan, G, fg, q, qs, qd, xi, &g, NULL, u, NULL, w, 6),
                     NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_control(3, 0, P, R, NULL, fg, q, qs, qd, xi, &g, f, NULL, NULL, w, 6),
+    CU_ASSERT_EQUAL(t_control(3, 0, P, R, NULL, fg, q, qs, qd, xi, &g, f, NULL, NULL, w, 6),
                     NSM_OK);
-    CU_ASSERT_EQUAL(nsm_proj_control(3, 0, P, R, G, fg, q, qs, qd, xi, &g, f, u, NULL, w, 6),
+    CU_ASSERT_EQUAL(t_control(3, 0, P, R, G, fg, q, qs, qd, xi, &g, f, u, NULL, w, 6),
                     NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_control(3, NSM_MAX_DIM + 1, P, R, G, fg, q, qs, qd, xi, &g, f, u,
-                                     NULL, w, 6), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(nsm_proj_control(3, 2, P, R, G, fg, q, qs, qd, xi, &g, f, u, NULL, w, 5),
+    CU_ASSERT_EQUAL(t_control(3, NSM_MAX_DIM + 1, P, R, G, fg, q, qs, qd, xi, &g, f, u,
+                              NULL, w, 6), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(t_control(3, 2, P, R, G, fg, q, qs, qd, xi, &g, f, u, NULL, w, 5),
                     NSM_ERR_WORKSPACE);
 }
 #undef D
+
+/* Regression: a scalar output stored inside an output array. With the old argument lists the
+   rank could point inside P: NSM_OK with a wrong rank (P written over it). The rank is now a
+   field of the result structure, and the structure over P (or any array of the call) is
+   NSM_ERR_ALIAS with nothing written; the same for μ (inertia), rank(PB) (actuation), the
+   Unit case (control). */
+static void test_result_struct_apart(void)
+{
+    double Q[9], X[6], w[64];
+    union {
+        double d[9];
+        nsm_proj_projector_result r;
+    } u;
+    for (int i = 0; i < 9; i++) {
+        u.d[i] = 3.0;
+    }
+    u.r.rank = 99;
+    u.r.P = u.d; /* P starts where the structure (its rank) is */
+    u.r.Q = Q;
+    u.r.Apinv = X;
+    double keep[9];
+    memcpy(keep, u.d, sizeof keep);
+    size_t lw = nsm_proj_projector_work(3, 2);
+    CU_ASSERT_FATAL(lw <= 64);
+    CU_ASSERT_EQUAL(nsm_proj_projector(3, 2, SW_A, 1e-10, &u.r, w, lw), NSM_ERR_ALIAS);
+    CU_ASSERT(memcmp(keep, u.d, sizeof keep) == 0);
+    /* P's last entries under the structure */
+    double big[12];
+    nsm_proj_projector_result *tail = (nsm_proj_projector_result *)(void *)(big + 8);
+    tail->rank = 0;
+    tail->P = big;
+    tail->Q = Q;
+    tail->Apinv = X;
+    CU_ASSERT_EQUAL(nsm_proj_projector(3, 2, SW_A, 1e-10, tail, w, lw), NSM_ERR_ALIAS);
+    /* apart: NSM_OK and the rank */
+    double P[9];
+    nsm_proj_projector_result ok = {99, P, Q, X};
+    CU_ASSERT_EQUAL(nsm_proj_projector(3, 2, SW_A, 1e-10, &ok, w, lw), NSM_OK);
+    CU_ASSERT_EQUAL(ok.rank, 2);
+    CU_ASSERT_EQUAL(nsm_proj_projector(3, 2, SW_A, 1e-10, NULL, w, lw), NSM_ERR_NULL);
+
+    /* μ of nsm_proj_inertia inside M̄ */
+    union {
+        double d[9];
+        nsm_proj_inertia_result r;
+    } v;
+    v.r.Mbar = v.d;
+    v.r.mu_used = 0.0;
+    const nsm_proj_problem prob = {3, 0, SW_M, NULL, NULL, NULL, NULL, NULL, NULL};
+    CU_ASSERT_EQUAL(nsm_proj_inertia(&prob, 2, P, NSM_MU_OPTIMAL, 0.0, &v.r, w, 18),
+                    NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_proj_inertia(NULL, 2, P, NSM_MU_OPTIMAL, 0.0, &v.r, w, 18), NSM_ERR_NULL);
+
+    /* rank(PB) of nsm_proj_actuation inside Γ */
+    double Pa[9], Qa[9], Xa[3], R[9], wa[256];
+    const double A1[3] = {1, 1, 0};
+    nsm_proj_projector_result pr = {0, Pa, Qa, Xa};
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_projector(3, 1, A1, 1e-10, &pr, w, 64), NSM_OK);
+    union {
+        double d[6];
+        nsm_proj_actuation_result r;
+    } g;
+    g.r.rank_pb = 0;
+    g.r.Gamma = g.d;
+    g.r.R = R;
+    const nsm_proj_actuation_input ain = {3, 2, 1, Pa, SW_B, 1e-10};
+    size_t lwa = nsm_proj_actuation_work(3, 2);
+    CU_ASSERT_FATAL(lwa <= 256);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(&ain, &g.r, wa, lwa), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_proj_actuation(NULL, &g.r, wa, lwa), NSM_ERR_NULL);
+
+    /* the Unit case of nsm_proj_control inside f */
+    double G[6];
+    nsm_proj_actuation_result ar = {0, G, R};
+    CU_ASSERT_EQUAL_FATAL(nsm_proj_actuation(&ain, &ar, wa, lwa), NSM_OK);
+    CU_ASSERT_EQUAL(ar.rank_pb, 2);
+    const nsm_proj_gains gains = {2.0, 1.0, 2.0, NSM_PROJ_VEL_ZTOL_DEFAULT,
+                                  NSM_PROJ_XI_TOL_DEFAULT};
+    const double fg[3] = {0, 0, -1}, q[3] = {1, -1, 0.5}, qs[3] = {0, 0, 0}, qd[3] = {0, 0, 0};
+    union {
+        double d[3];
+        nsm_proj_control_result r;
+    } c;
+    c.r.f = c.d;
+    c.r.u = NULL;
+    c.r.eta_case = NSM_UNIT_DIRECTION;
+    const nsm_proj_control_input cin = {3, 2, Pa, R, G, fg, q, qs, qd, NULL};
+    CU_ASSERT_EQUAL(nsm_proj_control(&cin, &gains, &c.r, wa, 6), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_proj_control(NULL, &gains, &c.r, wa, 6), NSM_ERR_NULL);
+    double fo[3];
+    nsm_proj_control_result cok = {fo, NULL, NSM_UNIT_DIRECTION};
+    CU_ASSERT_EQUAL(nsm_proj_control(&cin, &gains, &cok, wa, 6), NSM_OK);
+    CU_ASSERT_EQUAL(cok.eta_case, NSM_UNIT_BALL); /* q̇ = 0 */
+}
 
 static CU_TestInfo proj_tests[] = {
     {"no constraints: P = I, plain dynamics", test_no_constraints},
@@ -1617,6 +1944,7 @@ static CU_TestInfo proj_tests[] = {
     {"each argument: inertia, cbar, oblique", test_sweep_inertia_cbar_oblique},
     {"each argument: dynamics", test_sweep_dynamics},
     {"each argument: actuation, control", test_sweep_actuation_control},
+    {"result structures apart from their arrays (rank inside P)", test_result_struct_apart},
     {"properties (seeded)", test_properties},
     CU_TEST_INFO_NULL,
 };

@@ -90,13 +90,33 @@ static nsm_status control_cycle(void)
         return NSM_ERR_WORKSPACE;
     }
     nsm_proj_opts opts = NSM_PROJ_OPTS_DEFAULT;
-    nsm_status st = nsm_proj_dynamics(N, MC, M, C, A, Adot, f, fg, qd, &opts, qdd, fc, &info,
-                                      P, NULL, work, LWORK);
+    /* The model data and the outputs of the cycle, field by field (the prover then reads each
+       field as the value stored). */
+    nsm_proj_problem prob;
+    prob.n = N;
+    prob.m = MC;
+    prob.M = M;
+    prob.C = C;
+    prob.A = A;
+    prob.Adot = Adot;
+    prob.f = f;
+    prob.fg = fg;
+    prob.qd = qd;
+    nsm_proj_dynamics_result res;
+    res.qdd = qdd;
+    res.fc = fc;
+    res.P = P;
+    res.Mbar = NULL;
+    /* The size of the n×n arrays as a number: the provers then check nsm_proj_problem_valid
+       (a product of two fields) entry by entry. */
+    /*@ assert nn: prob.n * prob.n == 9; */
+    nsm_status st = nsm_proj_dynamics(&prob, &opts, &res, work, LWORK);
     if (st != NSM_OK) {
         return st;
     }
-    /* sym_P of nsm_proj_dynamics (it holds here: P and info are separate objects and no M̄
-       is requested) gives nsm_sym(P, N); max_abs of nsm_check_symmetry then gives 0. */
+    info = res.info;
+    /* sym_P of nsm_proj_dynamics (it holds here: no M̄ is requested) gives nsm_sym(P, N);
+       max_abs of nsm_check_symmetry then gives 0. */
     /*@ assert P_sym: sym_null(&P[0], N); */
     st = nsm_check_symmetry(N, P, &sym_res);
     if (st != NSM_OK) {

@@ -235,60 +235,79 @@ nsm_status nsm_check_plambda(size_t n, const double *P, const double *Lambda, do
  */
 size_t nsm_check_skew_work(size_t n);
 
+/** The inputs of nsm_check_skew: n×n matrices (n given to the call) and the virtual mass. */
+typedef struct nsm_check_skew_input {
+    const double *P;    /**< the projector */
+    const double *Pdot; /**< Ṗ */
+    const double *M;    /**< the inertia matrix */
+    const double *Mdot; /**< Ṁ */
+    const double *Cbar; /**< C̄ */
+    double mu;          /**< μ > 0, the virtual mass of M̄ */
+} nsm_check_skew_input;
+
+/*@ predicate nsm_check_skew_input_valid(nsm_check_skew_input *s, integer n) =
+      \valid_read(s) &&
+      (s->P == \null || \valid_read(s->P + (0 .. n*n - 1))) &&
+      (s->Pdot == \null || \valid_read(s->Pdot + (0 .. n*n - 1))) &&
+      (s->M == \null || \valid_read(s->M + (0 .. n*n - 1))) &&
+      (s->Mdot == \null || \valid_read(s->Mdot + (0 .. n*n - 1))) &&
+      (s->Cbar == \null || \valid_read(s->Cbar + (0 .. n*n - 1)));
+    // The inputs' structure shares no byte with the block [w, w + len) a call writes.
+    predicate nsm_check_skew_input_sep(nsm_check_skew_input *s, double *w, integer len) =
+      w == \null || len <= 0 || \separated(s, w + (0 .. len - 1));
+ */
+
 /**
  * Skew-symmetry residual ((P10); [D] eq. 10): with dM̄/dt = ṖMP + PṀP + PMṖ − μṖ and D = dM̄/dt − 2C̄,
  * *res = max_ij |(D + Dᵀ)_ij|. Evaluated as D = Ṗ·(MP) + P·(ṀP + MṖ) − μṖ − 2C̄ with
  * W1 = MP and W2 = ṀP + MṖ formed in the workspace (2n² doubles, nsm_check_skew_work); on
  * NSM_OK the workspace holds W1 (first n² entries) and W2 (next n²).
- * Inputs: P (projector), Pdot (Ṗ), M, Mdot (Ṁ), Cbar (C̄), all n×n; mu > 0 the virtual mass of M̄.
- * Errors: NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_WORKSPACE (lwork < 2n²), NSM_ERR_ARG (mu <= 0 or
- * not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (work overlaps an input or res).
+ * Inputs (*in): P (projector), Pdot (Ṗ), M, Mdot (Ṁ), Cbar (C̄), all n×n; mu > 0 the virtual
+ * mass of M̄.
+ * Errors: NSM_ERR_NULL (in, a matrix of *in, res or work), NSM_ERR_SIZE, NSM_ERR_WORKSPACE
+ * (lwork < 2n²), NSM_ERR_ARG (mu <= 0 or not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (work
+ * overlaps an input or res).
  * Proof status: the max-abs semantics over D + Dᵀ given W1, W2 is proved for the internal
  * reduction (predicate chk_skw_max); that the workspace holds exactly MP and ṀP + MṖ is
  * established by the tests, so the public contract states *res >= 0.
  */
-/*@ requires valid_P: P == \null || \valid_read(P + (0 .. n*n - 1));
-    requires valid_Pd: Pdot == \null || \valid_read(Pdot + (0 .. n*n - 1));
-    requires valid_M: M == \null || \valid_read(M + (0 .. n*n - 1));
-    requires valid_Md: Mdot == \null || \valid_read(Mdot + (0 .. n*n - 1));
-    requires valid_Cb: Cbar == \null || \valid_read(Cbar + (0 .. n*n - 1));
+/*@ requires valid_in: in == \null || nsm_check_skew_input_valid(in, n);
     requires valid_res: res == \null || \valid(res);
     requires valid_work: work == \null || \valid(work + (0 .. lwork - 1));
     assigns *res, work[0 .. lwork - 1];
     behavior null_arg:
-      assumes P == \null || Pdot == \null || M == \null || Mdot == \null || Cbar == \null ||
-              res == \null || work == \null;
+      assumes in == \null || in->P == \null || in->Pdot == \null || in->M == \null ||
+              in->Mdot == \null || in->Cbar == \null || res == \null || work == \null;
       assigns \nothing;
       ensures \result == NSM_ERR_NULL;
     behavior bad_size:
-      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
-              res != \null && work != \null;
+      assumes in != \null && in->P != \null && in->Pdot != \null && in->M != \null &&
+              in->Mdot != \null && in->Cbar != \null && res != \null && work != \null;
       assumes n == 0 || n > NSM_MAX_DIM;
       assigns \nothing;
       ensures \result == NSM_ERR_SIZE;
     behavior small_work:
-      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
-              res != \null && work != \null;
+      assumes in != \null && in->P != \null && in->Pdot != \null && in->M != \null &&
+              in->Mdot != \null && in->Cbar != \null && res != \null && work != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
       assumes lwork < 2 * n * n;
       assigns \nothing;
       ensures \result == NSM_ERR_WORKSPACE;
     behavior valid_args:
-      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
-              res != \null && work != \null;
+      assumes in != \null && in->P != \null && in->Pdot != \null && in->M != \null &&
+              in->Mdot != \null && in->Cbar != \null && res != \null && work != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
       assumes lwork >= 2 * n * n;
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                       \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_ALIAS;
-      ensures bad_mu: !(mu > 0) ==> \result == NSM_ERR_ARG;
+      ensures bad_mu: !(\old(in->mu) > 0) ==> \result == NSM_ERR_ARG;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures nonneg: \result == NSM_OK ==> *res >= 0;
     complete behaviors;
     disjoint behaviors;
  */
-nsm_status nsm_check_skew(size_t n, const double *P, const double *Pdot, const double *M,
-                          const double *Mdot, const double *Cbar, double mu, double *res,
-                          double *work, size_t lwork);
+nsm_status nsm_check_skew(size_t n, const nsm_check_skew_input *in, double *res, double *work,
+                          size_t lwork);
 
 /** Workspace (doubles) for nsm_check_pd: n·n; 0 if n = 0 or n > NSM_MAX_DIM. */
 /*@ assigns \nothing;

@@ -178,9 +178,49 @@ static int chk_skew_alias(size_t n, const double *A, const double *B, const doub
             nsm_overlap(work, nn, E, nn) || nsm_overlap(work, nn, res, 1)) ? 1 : 0;
 }
 
-nsm_status nsm_check_skew(size_t n, const double *P, const double *Pdot, const double *M,
-                          const double *Mdot, const double *Cbar, double mu, double *res,
-                          double *work, size_t lwork)
+/* The former entry point on the fields of the inputs' structure (its contract unchanged). */
+/*@ requires valid_P: P == \null || \valid_read(P + (0 .. n*n - 1));
+    requires valid_Pd: Pdot == \null || \valid_read(Pdot + (0 .. n*n - 1));
+    requires valid_M: M == \null || \valid_read(M + (0 .. n*n - 1));
+    requires valid_Md: Mdot == \null || \valid_read(Mdot + (0 .. n*n - 1));
+    requires valid_Cb: Cbar == \null || \valid_read(Cbar + (0 .. n*n - 1));
+    requires valid_res: res == \null || \valid(res);
+    requires valid_work: work == \null || \valid(work + (0 .. lwork - 1));
+    assigns *res, work[0 .. lwork - 1];
+    behavior null_arg:
+      assumes P == \null || Pdot == \null || M == \null || Mdot == \null || Cbar == \null ||
+              res == \null || work == \null;
+      assigns \nothing;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
+              res != \null && work != \null;
+      assumes n == 0 || n > NSM_MAX_DIM;
+      assigns \nothing;
+      ensures \result == NSM_ERR_SIZE;
+    behavior small_work:
+      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
+              res != \null && work != \null;
+      assumes 1 <= n <= NSM_MAX_DIM;
+      assumes lwork < 2 * n * n;
+      assigns \nothing;
+      ensures \result == NSM_ERR_WORKSPACE;
+    behavior valid_args:
+      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
+              res != \null && work != \null;
+      assumes 1 <= n <= NSM_MAX_DIM;
+      assumes lwork >= 2 * n * n;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_ALIAS;
+      ensures bad_mu: !(mu > 0) ==> \result == NSM_ERR_ARG;
+      ensures untouched: \result != NSM_OK ==> *res == \old(*res);
+      ensures nonneg: \result == NSM_OK ==> *res >= 0;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status skew_core(size_t n, const double *P, const double *Pdot, const double *M,
+                            const double *Mdot, const double *Cbar, double mu, double *res,
+                            double *work, size_t lwork)
 {
     if (P == NULL || Pdot == NULL || M == NULL || Mdot == NULL || Cbar == NULL ||
         res == NULL || work == NULL) {
@@ -211,4 +251,22 @@ nsm_status nsm_check_skew(size_t n, const double *P, const double *Pdot, const d
     /*@ assert nonneg: r >= 0; */
     *res = r;
     return NSM_OK;
+}
+
+/* The null, size and workspace checks (the error behaviours write nothing), then the inputs'
+   fields for the former entry point. */
+nsm_status nsm_check_skew(size_t n, const nsm_check_skew_input *in, double *res, double *work,
+                          size_t lwork)
+{
+    if (in == NULL || in->P == NULL || in->Pdot == NULL || in->M == NULL || in->Mdot == NULL ||
+        in->Cbar == NULL || res == NULL || work == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n)) {
+        return NSM_ERR_SIZE;
+    }
+    if (lwork < 2u * n * n) {
+        return NSM_ERR_WORKSPACE;
+    }
+    return skew_core(n, in->P, in->Pdot, in->M, in->Mdot, in->Cbar, in->mu, res, work, lwork);
 }

@@ -31,9 +31,38 @@ static int act_alias(size_t n, size_t k, const double *P, const double *B, const
     return nsm_spans_overlap(3, out, 2, in);
 }
 
-nsm_status nsm_proj_actuation(size_t n, size_t k, size_t r, const double *P, const double *B,
-                              double rtol, size_t *rank_pb, double *Gamma, double *R,
-                              double *work, size_t lwork)
+/* The former entry point on the fields of nsm_proj_actuation's structures (its contract
+   unchanged). */
+/*@ requires valid_P: P == \null || \valid_read(P + (0 .. n*n - 1));
+    requires valid_B: B == \null || \valid_read(B + (0 .. n*k - 1));
+    requires valid_rank: rank_pb == \null || \valid(rank_pb);
+    requires valid_G: Gamma == \null || \valid(Gamma + (0 .. k*n - 1));
+    requires valid_R: R == \null || \valid(R + (0 .. n*n - 1));
+    requires valid_work: work == \null || \valid(work + (0 .. lwork - 1));
+    assigns *rank_pb, Gamma[0 .. k*n - 1], R[0 .. n*n - 1], work[0 .. lwork - 1];
+    behavior null_arg:
+      assumes P == \null || B == \null || rank_pb == \null || Gamma == \null || work == \null;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes P != \null && B != \null && rank_pb != \null && Gamma != \null && work != \null;
+      assumes n == 0 || n > NSM_MAX_DIM || k == 0 || k > NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes P != \null && B != \null && rank_pb != \null && Gamma != \null && work != \null;
+      assumes 1 <= n <= NSM_MAX_DIM && 1 <= k <= NSM_MAX_DIM;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_RANK ||
+                      \result == NSM_ERR_NO_CONVERGENCE;
+      ensures bad_args: (r > n || !(0 <= rtol < 1)) ==> \result == NSM_ERR_ARG;
+      ensures solvable: \result == NSM_OK ==> *rank_pb == n - r;
+      ensures unsolvable: \result == NSM_ERR_RANK ==> *rank_pb != n - r;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status actuation_core(size_t n, size_t k, size_t r, const double *P,
+                                 const double *B, double rtol, size_t *rank_pb,
+                                 double *Gamma, double *R, double *work, size_t lwork)
 {
     if (P == NULL || B == NULL || rank_pb == NULL || Gamma == NULL || work == NULL) {
         return NSM_ERR_NULL;
@@ -81,6 +110,43 @@ nsm_status nsm_proj_actuation(size_t n, size_t k, size_t r, const double *P, con
     }
     nsm_proj_i_copy(nk, G, Gamma);
     return NSM_OK;
+}
+
+/* Null and size checks, the argument checks, the result structure apart from every array of
+   the call, then the former entry point (nothing is written on an argument error). */
+nsm_status nsm_proj_actuation(const nsm_proj_actuation_input *in,
+                              nsm_proj_actuation_result *res, double *work, size_t lwork)
+{
+    if (in == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    size_t n = in->n;
+    size_t k = in->k;
+    size_t r = in->r;
+    const double *P = in->P;
+    const double *B = in->B;
+    double rtol = in->rtol;
+    double *Gamma = res->Gamma;
+    double *R = res->R;
+    if (P == NULL || B == NULL || Gamma == NULL || work == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n) || !nsm_dim_ok(k)) {
+        return NSM_ERR_SIZE;
+    }
+    if (r > n || !nsm_proj_i_rtol_ok(rtol)) {
+        return NSM_ERR_ARG;
+    }
+    const size_t b = sizeof(double);
+    const nsm_span arrays[5] = {{(uintptr_t)Gamma, n * k * b},
+                                {(uintptr_t)R, R != NULL ? n * n * b : 0u},
+                                {(uintptr_t)P, n * n * b},
+                                {(uintptr_t)B, n * k * b},
+                                {(uintptr_t)work, NSM_PROJ_WORK_BYTES(lwork)}};
+    if (nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 5u, arrays)) {
+        return NSM_ERR_ALIAS;
+    }
+    return actuation_core(n, k, r, P, B, rtol, &res->rank_pb, Gamma, R, work, lwork);
 }
 
 size_t nsm_proj_control_work(size_t n)
@@ -402,14 +468,27 @@ static nsm_status control_run(size_t n, size_t k, const double *P, const double 
     return NSM_OK;
 }
 
-/* Null and size checks, the value checks, then the law (nothing is written on an argument
+/* Null and size checks, the gain and workspace checks, the result structure apart from every
+   array of the call, the value checks, then the law (nothing is written on an argument
    error). */
-nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R,
-                            const double *Gamma, const double *fg, const double *q,
-                            const double *qstar, const double *qd, const double *xi,
-                            const nsm_proj_gains *gains, double *f, double *u,
-                            nsm_unit_case *eta_case, double *work, size_t lwork)
+nsm_status nsm_proj_control(const nsm_proj_control_input *in, const nsm_proj_gains *gains,
+                            nsm_proj_control_result *res, double *work, size_t lwork)
 {
+    if (in == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    size_t n = in->n;
+    size_t k = in->k;
+    const double *P = in->P;
+    const double *R = in->R;
+    const double *Gamma = in->Gamma;
+    const double *fg = in->fg;
+    const double *q = in->q;
+    const double *qstar = in->qstar;
+    const double *qd = in->qd;
+    const double *xi = in->xi;
+    double *f = res->f;
+    double *u = res->u;
     if (P == NULL || fg == NULL || q == NULL || qstar == NULL || qd == NULL || gains == NULL ||
         work == NULL || (f == NULL && u == NULL) || (f != NULL && R == NULL) ||
         (u != NULL && Gamma == NULL)) {
@@ -418,11 +497,36 @@ nsm_status nsm_proj_control(size_t n, size_t k, const double *P, const double *R
     if (!nsm_dim_ok(n) || !nsm_dim0_ok(k) || (u != NULL && k == 0u)) {
         return NSM_ERR_SIZE;
     }
+    /* The gain and workspace checks of control_check first, so that the result structure's
+       overlap comes in the order of the error list (after them). */
+    if (!nsm_proj_i_gains_ok(gains)) {
+        return NSM_ERR_ARG;
+    }
+    if (lwork < 2u * n) {
+        return NSM_ERR_WORKSPACE;
+    }
+    const size_t b = sizeof(double);
+    const size_t nb = n * b;
+    const nsm_span arrays[10] = {{(uintptr_t)f, f != NULL ? nb : 0u},
+                                 {(uintptr_t)u, u != NULL ? k * b : 0u},
+                                 {(uintptr_t)P, n * nb},
+                                 {(uintptr_t)R, f != NULL ? n * nb : 0u},
+                                 {(uintptr_t)Gamma, u != NULL ? k * nb : 0u},
+                                 {(uintptr_t)fg, nb},
+                                 {(uintptr_t)q, nb},
+                                 {(uintptr_t)qstar, nb},
+                                 {(uintptr_t)qd, nb},
+                                 {(uintptr_t)xi, xi != NULL ? nb : 0u}};
+    const nsm_span ws[1] = {{(uintptr_t)work, 2u * nb}};
+    if (nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 10u, arrays) ||
+        nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 1u, ws)) {
+        return NSM_ERR_ALIAS;
+    }
     nsm_status st = control_check(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u, work,
                                   lwork);
     if (st != NSM_OK) {
         return st;
     }
-    return control_run(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u, eta_case, work,
-                       lwork);
+    return control_run(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u, &res->eta_case,
+                       work, lwork);
 }

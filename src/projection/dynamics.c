@@ -440,20 +440,80 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
     return NSM_OK;
 }
 
-/* Null and size checks, the value checks, then the computation (nothing is written on an
-   argument error). */
-nsm_status nsm_proj_dynamics(size_t n, size_t m, const double *M, const double *C,
-                             const double *A, const double *Adot, const double *f,
-                             const double *fg, const double *qd, const nsm_proj_opts *opts,
-                             double *qdd, double *fc, nsm_proj_info *info, double *P,
-                             double *Mbar, double *work, size_t lwork)
+/* 1 if the result structure [s, s + bytes) shares a byte with an array of nsm_proj_dynamics
+   (the outputs it points to, the workspace, the inputs; an absent output counts as empty).
+   Only addresses are compared. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM;
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int dyn_res_hits(uintptr_t s, size_t bytes, size_t n, size_t m, const double *M,
+                        const double *C, const double *A, const double *Adot, const double *f,
+                        const double *fg, const double *qd, const double *qdd,
+                        const double *fc, const double *P, const double *Mbar,
+                        const double *work, size_t lwork)
 {
+    const size_t b = sizeof(double);
+    const size_t nb = n * b;
+    const size_t nn = n * n * b;
+    const size_t la = n * m * b;
+    const nsm_span arrays[12] = {{(uintptr_t)qdd, nb},
+                                 {(uintptr_t)fc, fc != NULL ? nb : 0u},
+                                 {(uintptr_t)P, P != NULL ? nn : 0u},
+                                 {(uintptr_t)Mbar, Mbar != NULL ? nn : 0u},
+                                 {(uintptr_t)work, NSM_PROJ_WORK_BYTES(lwork)},
+                                 {(uintptr_t)M, nn},
+                                 {(uintptr_t)C, nn},
+                                 {(uintptr_t)A, la},
+                                 {(uintptr_t)Adot, la},
+                                 {(uintptr_t)f, nb},
+                                 {(uintptr_t)fg, nb},
+                                 {(uintptr_t)qd, nb}};
+    return nsm_proj_i_struct_hits(s, bytes, 12u, arrays);
+}
+
+/* Null and size checks, the option and workspace checks, the result structure apart from
+   every array of the call, the value checks, then the computation (nothing is written on an
+   argument error). */
+nsm_status nsm_proj_dynamics(const nsm_proj_problem *prob, const nsm_proj_opts *opts,
+                             nsm_proj_dynamics_result *res, double *work, size_t lwork)
+{
+    if (prob == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    size_t n = prob->n;
+    size_t m = prob->m;
+    const double *M = prob->M;
+    const double *C = prob->C;
+    const double *A = prob->A;
+    const double *Adot = prob->Adot;
+    const double *f = prob->f;
+    const double *fg = prob->fg;
+    const double *qd = prob->qd;
+    double *qdd = res->qdd;
+    double *fc = res->fc;
+    double *P = res->P;
+    double *Mbar = res->Mbar;
+    nsm_proj_info *info = &res->info;
     if (M == NULL || C == NULL || f == NULL || fg == NULL || qd == NULL || qdd == NULL ||
-        info == NULL || work == NULL || (m > 0u && (A == NULL || Adot == NULL))) {
+        work == NULL || (m > 0u && (A == NULL || Adot == NULL))) {
         return NSM_ERR_NULL;
     }
     if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
         return NSM_ERR_SIZE;
+    }
+    /* The option and workspace checks of dyn_check first, so that the result structure's
+       overlap comes in the order of the error list (after them). */
+    if (opts != NULL && !nsm_proj_i_opts_ok(opts)) {
+        return NSM_ERR_ARG;
+    }
+    size_t need = nsm_proj_dynamics_work(n, m);
+    if (need == 0u || lwork < need) {
+        return NSM_ERR_WORKSPACE;
+    }
+    if (dyn_res_hits((uintptr_t)res, sizeof *res, n, m, M, C, A, Adot, f, fg, qd, qdd, fc, P,
+                     Mbar, work, lwork)) {
+        return NSM_ERR_ALIAS;
     }
     nsm_status st = dyn_check(n, m, M, C, A, Adot, f, fg, qd, opts, qdd, fc, info, P, Mbar,
                               work, lwork);

@@ -41,9 +41,39 @@ int nsm_proj_i_mu_ok(nsm_mu_mode mode, double mu)
     return 0;
 }
 
-nsm_status nsm_proj_inertia(size_t n, size_t r, const double *M, const double *P,
-                            nsm_mu_mode mode, double mu, double *Mbar, double *mu_used,
-                            double *work, size_t lwork)
+/* The former entry point on the fields of nsm_proj_inertia's structures (its contract
+   unchanged). */
+/*@ requires valid_M: M == \null || \valid_read(M + (0 .. n*n - 1));
+    requires valid_P: P == \null || \valid_read(P + (0 .. n*n - 1));
+    requires valid_Mbar: Mbar == \null || \valid(Mbar + (0 .. n*n - 1));
+    requires valid_mu: mu_used == \null || \valid(mu_used);
+    requires valid_work: work == \null || \valid(work + (0 .. lwork - 1));
+    assigns Mbar[0 .. n*n - 1], *mu_used, work[0 .. lwork - 1];
+    behavior null_arg:
+      assumes M == \null || P == \null || Mbar == \null || mu_used == \null || work == \null;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes M != \null && P != \null && Mbar != \null && mu_used != \null && work != \null;
+      assumes n == 0 || n > NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes M != \null && P != \null && Mbar != \null && mu_used != \null && work != \null;
+      assumes 1 <= n <= NSM_MAX_DIM;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD;
+      ensures bad_r: r > n ==> \result == NSM_ERR_ARG;
+      ensures bad_mode: mode != NSM_MU_OPTIMAL && mode != NSM_MU_GIVEN ==> \result == NSM_ERR_ARG;
+      ensures bad_mu: mode == NSM_MU_GIVEN && !(mu > 0) ==> \result == NSM_ERR_ARG;
+      ensures mu_pos: \result == NSM_OK ==> *mu_used > 0;
+      ensures sym_Mbar: \result == NSM_OK && \separated(mu_used, Mbar + (0 .. n*n - 1)) ==>
+                        nsm_sym(Mbar, n);
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status inertia_core(size_t n, size_t r, const double *M, const double *P,
+                               nsm_mu_mode mode, double mu, double *Mbar, double *mu_used,
+                               double *work, size_t lwork)
 {
     if (M == NULL || P == NULL || Mbar == NULL || mu_used == NULL || work == NULL) {
         return NSM_ERR_NULL;
@@ -93,6 +123,36 @@ nsm_status nsm_proj_inertia(size_t n, size_t r, const double *M, const double *P
     return NSM_OK;
 }
 
+/* Null and size checks, the argument checks, the result structure apart from every array of
+   the call, then the former entry point (nothing is written on an argument error). */
+nsm_status nsm_proj_inertia(const nsm_proj_problem *prob, size_t r, const double *P,
+                            nsm_mu_mode mode, double mu, nsm_proj_inertia_result *res,
+                            double *work, size_t lwork)
+{
+    if (prob == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    size_t n = prob->n;
+    const double *M = prob->M;
+    double *Mbar = res->Mbar;
+    if (M == NULL || P == NULL || Mbar == NULL || work == NULL) {
+        return NSM_ERR_NULL;
+    }
+    if (!nsm_dim_ok(n)) {
+        return NSM_ERR_SIZE;
+    }
+    if (r > n || !nsm_proj_i_mu_ok(mode, mu)) {
+        return NSM_ERR_ARG;
+    }
+    const size_t nn = n * n * sizeof(double);
+    const nsm_span arrays[4] = {{(uintptr_t)Mbar, nn}, {(uintptr_t)M, nn}, {(uintptr_t)P, nn},
+                                {(uintptr_t)work, NSM_PROJ_WORK_BYTES(lwork)}};
+    if (nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 4u, arrays)) {
+        return NSM_ERR_ALIAS;
+    }
+    return inertia_core(n, r, M, P, mode, mu, Mbar, &res->mu_used, work, lwork);
+}
+
 size_t nsm_proj_cbar_work(size_t n)
 {
     if (!nsm_dim_ok(n)) {
@@ -101,9 +161,37 @@ size_t nsm_proj_cbar_work(size_t n)
     return 2u * n * n;
 }
 
-nsm_status nsm_proj_cbar(size_t n, const double *M, const double *C, const double *P,
-                         const double *Lambda, double mu, double *Cbar, double *work,
-                         size_t lwork)
+/* The former entry point on n, M and C of the problem (its contract unchanged). */
+/*@ requires valid_in: (M == \null || \valid_read(M + (0 .. n*n - 1))) &&
+                       (C == \null || \valid_read(C + (0 .. n*n - 1))) &&
+                       (P == \null || \valid_read(P + (0 .. n*n - 1))) &&
+                       (Lambda == \null || \valid_read(Lambda + (0 .. n*n - 1)));
+    requires valid_Cbar: Cbar == \null || \valid(Cbar + (0 .. n*n - 1));
+    requires valid_work: work == \null || \valid(work + (0 .. lwork - 1));
+    assigns Cbar[0 .. n*n - 1], work[0 .. lwork - 1];
+    behavior null_arg:
+      assumes M == \null || C == \null || P == \null || Lambda == \null || Cbar == \null ||
+              work == \null;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes M != \null && C != \null && P != \null && Lambda != \null && Cbar != \null &&
+              work != \null;
+      assumes n == 0 || n > NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes M != \null && C != \null && P != \null && Lambda != \null && Cbar != \null &&
+              work != \null;
+      assumes 1 <= n <= NSM_MAX_DIM;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
+                      \result == NSM_ERR_NOT_FINITE;
+      ensures bad_mu: !(mu > 0) ==> \result == NSM_ERR_ARG;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status cbar_core(size_t n, const double *M, const double *C, const double *P,
+                            const double *Lambda, double mu, double *Cbar, double *work,
+                            size_t lwork)
 {
     if (M == NULL || C == NULL || P == NULL || Lambda == NULL || Cbar == NULL || work == NULL) {
         return NSM_ERR_NULL;
@@ -149,6 +237,16 @@ nsm_status nsm_proj_cbar(size_t n, const double *M, const double *C, const doubl
         return st;
     }
     return nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, P, T, 1.0, Cbar);
+}
+
+/* The problem's n, M and C for the former entry point. */
+nsm_status nsm_proj_cbar(const nsm_proj_problem *prob, const double *P, const double *Lambda,
+                         double mu, double *Cbar, double *work, size_t lwork)
+{
+    if (prob == NULL) {
+        return NSM_ERR_NULL;
+    }
+    return cbar_core(prob->n, prob->M, prob->C, P, Lambda, mu, Cbar, work, lwork);
 }
 
 size_t nsm_proj_oblique_work(size_t n)

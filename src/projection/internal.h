@@ -118,6 +118,22 @@ double nsm_proj_i_trace(size_t n, const double *X);
  */
 int nsm_proj_i_overlap(const double *a, size_t na, const double *b, size_t nb);
 
+/** Workspace doubles compared against a result structure: lwork, capped (a workspace beyond
+    16·NSM_MAX_DIM² doubles is never used past that point). */
+#define NSM_PROJ_WORK_CAP ((size_t)16u * NSM_MAX_DIM * NSM_MAX_DIM)
+#define NSM_PROJ_WORK_BYTES(lwork) \
+    (((lwork) < NSM_PROJ_WORK_CAP ? (lwork) : NSM_PROJ_WORK_CAP) * sizeof(double))
+
+/** 1 if the structure [s, s + bytes) shares a byte with one of the k spans of arrays (the
+    arrays of the call: what the structure points to, the other inputs and the workspace),
+    else 0. */
+/*@ requires count: k <= NSM_MAX_SPANS;
+    requires valid: k == 0 || \valid_read(arrays + (0 .. k - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+int nsm_proj_i_struct_hits(uintptr_t s, size_t bytes, size_t k, const nsm_span *arrays);
+
 /** Rank tolerance in [0, 1). */
 /*@ assigns \nothing;
     ensures \result == 1 <==> (0 <= rtol < 1);

@@ -34,9 +34,40 @@ static int lyap_hits(const double *o, size_t n, const double *Mb, const double *
     return bad != 0 ? 1 : 0;
 }
 
-nsm_status nsm_proj_lyapunov(size_t n, const double *Mbar, const double *P, const double *f,
-                             const double *fg, const double *q, const double *qstar,
-                             const double *qd, double kp, double *V, double *Vdot)
+/* The former entry point on the fields of nsm_proj_lyapunov's structures (its contract
+   unchanged). */
+/*@ requires valid_in: (Mbar == \null || \valid_read(Mbar + (0 .. n*n - 1))) &&
+                       (P == \null || \valid_read(P + (0 .. n*n - 1))) &&
+                       (f == \null || \valid_read(f + (0 .. n - 1))) &&
+                       (fg == \null || \valid_read(fg + (0 .. n - 1))) &&
+                       (q == \null || \valid_read(q + (0 .. n - 1))) &&
+                       (qstar == \null || \valid_read(qstar + (0 .. n - 1))) &&
+                       (qd == \null || \valid_read(qd + (0 .. n - 1)));
+    requires valid_out: (V == \null || \valid(V)) && (Vdot == \null || \valid(Vdot));
+    assigns *V, *Vdot;
+    behavior null_arg:
+      assumes Mbar == \null || P == \null || f == \null || fg == \null || q == \null ||
+              qstar == \null || qd == \null || V == \null || Vdot == \null;
+      ensures \result == NSM_ERR_NULL;
+    behavior bad_size:
+      assumes !(Mbar == \null || P == \null || f == \null || fg == \null || q == \null ||
+                qstar == \null || qd == \null || V == \null || Vdot == \null);
+      assumes n == 0 || n > NSM_MAX_DIM;
+      ensures \result == NSM_ERR_SIZE;
+    behavior valid_args:
+      assumes !(Mbar == \null || P == \null || f == \null || fg == \null || q == \null ||
+                qstar == \null || qd == \null || V == \null || Vdot == \null);
+      assumes 1 <= n <= NSM_MAX_DIM;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
+                      \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+      ensures bad_kp: !(kp > 0) ==> \result == NSM_ERR_ARG;
+    complete behaviors;
+    disjoint behaviors;
+ */
+static nsm_status lyapunov_core(size_t n, const double *Mbar, const double *P,
+                                const double *f, const double *fg, const double *q,
+                                const double *qstar, const double *qd, double kp, double *V,
+                                double *Vdot)
 {
     if (Mbar == NULL || P == NULL || f == NULL || fg == NULL || q == NULL || qstar == NULL ||
         qd == NULL || V == NULL || Vdot == NULL) {
@@ -88,4 +119,16 @@ nsm_status nsm_proj_lyapunov(size_t n, const double *Mbar, const double *P, cons
     *V = 0.5 * kin + 0.5 * kp * pot;
     *Vdot = pw + kp * ew;
     return NSM_OK;
+}
+
+/* The inputs' fields for the former entry point; V and V̇ into the result (the former entry
+   point rejects either overlapping an input array). */
+nsm_status nsm_proj_lyapunov(const nsm_proj_control_input *in, const double *Mbar,
+                             const double *f, double kp, nsm_proj_lyapunov_result *res)
+{
+    if (in == NULL || res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    return lyapunov_core(in->n, Mbar, in->P, f, in->fg, in->q, in->qstar, in->qd, kp, &res->V,
+                         &res->Vdot);
 }

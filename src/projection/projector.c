@@ -107,23 +107,45 @@ static nsm_status projector_run(size_t n, size_t m, const double *A, double rtol
     return NSM_OK;
 }
 
-/* Null and size checks, the value checks, then the computation (nothing is written on an
+/* Null and size checks, the argument and workspace checks, the result structure apart from
+   every array of the call, the value checks, then the computation (nothing is written on an
    argument error). */
-nsm_status nsm_proj_projector(size_t n, size_t m, const double *A, double rtol, size_t *rank,
-                              double *P, double *Q, double *Apinv, double *work, size_t lwork)
+nsm_status nsm_proj_projector(size_t n, size_t m, const double *A, double rtol,
+                              nsm_proj_projector_result *res, double *work, size_t lwork)
 {
-    if (rank == NULL || P == NULL || Q == NULL || work == NULL ||
-        (m > 0u && (A == NULL || Apinv == NULL))) {
+    if (res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    double *P = res->P;
+    double *Q = res->Q;
+    double *Apinv = res->Apinv;
+    if (P == NULL || Q == NULL || work == NULL || (m > 0u && (A == NULL || Apinv == NULL))) {
         return NSM_ERR_NULL;
     }
     if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
         return NSM_ERR_SIZE;
     }
+    /* The argument and workspace checks of projector_check first, so that the result
+       structure's overlap comes in the order of the error list (after them). */
+    size_t need = nsm_proj_projector_work(n, m);
+    if (!nsm_proj_i_rtol_ok(rtol)) {
+        return NSM_ERR_ARG;
+    }
+    if (need == 0u || lwork < need) {
+        return NSM_ERR_WORKSPACE;
+    }
+    const size_t b = sizeof(double);
+    const nsm_span arrays[5] = {{(uintptr_t)P, n * n * b},     {(uintptr_t)Q, n * n * b},
+                                {(uintptr_t)Apinv, n * m * b}, {(uintptr_t)A, n * m * b},
+                                {(uintptr_t)work, NSM_PROJ_WORK_BYTES(lwork)}};
+    if (nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 5u, arrays)) {
+        return NSM_ERR_ALIAS;
+    }
     nsm_status st = projector_check(n, m, A, rtol, P, Q, Apinv, work, lwork);
     if (st != NSM_OK) {
         return st;
     }
-    return projector_run(n, m, A, rtol, rank, P, Q, Apinv, work, lwork);
+    return projector_run(n, m, A, rtol, &res->rank, P, Q, Apinv, work, lwork);
 }
 
 size_t nsm_proj_rates_work(size_t n)
@@ -211,18 +233,36 @@ static nsm_status rates_run(size_t n, size_t m, const double *Apinv, const doubl
     return NSM_OK;
 }
 
-/* Null and size checks, the value checks, then the computation (nothing is written on an
+/* Null and size checks, the argument and workspace checks, the result structure apart from
+   every array of the call, the value checks, then the computation (nothing is written on an
    argument error). */
 nsm_status nsm_proj_rates(size_t n, size_t m, const double *Apinv, const double *Adot,
-                          const double *P, double *Lambda, double *Pdot, double *work,
+                          const double *P, nsm_proj_rates_result *res, double *work,
                           size_t lwork)
 {
+    if (res == NULL) {
+        return NSM_ERR_NULL;
+    }
+    double *Lambda = res->Lambda;
+    double *Pdot = res->Pdot;
     if (Lambda == NULL || (m > 0u && (Apinv == NULL || Adot == NULL)) ||
         (Pdot != NULL && (P == NULL || work == NULL))) {
         return NSM_ERR_NULL;
     }
     if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
         return NSM_ERR_SIZE;
+    }
+    if (Pdot != NULL && lwork < n * n) {
+        return NSM_ERR_WORKSPACE; /* rates_check's first check, before the structure's */
+    }
+    const size_t b = sizeof(double);
+    const size_t lpd = Pdot != NULL ? n * n * b : 0u;
+    const nsm_span arrays[6] = {{(uintptr_t)Lambda, n * n * b}, {(uintptr_t)Pdot, lpd},
+                                {(uintptr_t)Apinv, n * m * b},  {(uintptr_t)Adot, n * m * b},
+                                {(uintptr_t)P, lpd},
+                                {(uintptr_t)work, Pdot != NULL ? NSM_PROJ_WORK_BYTES(lwork) : 0u}};
+    if (nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 6u, arrays)) {
+        return NSM_ERR_ALIAS;
     }
     nsm_status st = rates_check(n, m, Apinv, Adot, P, Lambda, Pdot, work, lwork);
     if (st != NSM_OK) {

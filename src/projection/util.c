@@ -230,3 +230,10 @@ int nsm_proj_i_overlap(const double *a, size_t na, const double *b, size_t nb)
     }
     return 0;
 }
+
+/* The structure as the one written span against the arrays as read spans. */
+int nsm_proj_i_struct_hits(uintptr_t s, size_t bytes, size_t k, const nsm_span *arrays)
+{
+    const nsm_span self[1] = {{s, bytes}};
+    return nsm_spans_overlap(1u, self, k, arrays);
+}

@@ -632,24 +632,29 @@ static void f_projector(rd *r)
     size_t lw = pick_lwork(r, nsm_proj_projector_work(n, m));
     frame F;
     memset(&F, 0, sizeof F);
-    int A = add(&F, am * an, IN), K = add(&F, words(sizeof(size_t)), OUT),
+    int A = add(&F, am * an, IN), K = add(&F, words(sizeof(nsm_proj_projector_result)), OUT),
         P = add(&F, an * an, OUT), Q = add(&F, an * an, OUT), X = add(&F, an * am, OUT),
         W = add(&F, lw, WK);
-    keep_apart(&F, K);
-    const int g[] = {A, P, Q, X, W}; /* "outputs overlap each other, A or work" */
-    det_group(&F, g, 5);
+    /* "outputs overlap each other, A or work; or *res overlaps an array of the call" */
+    const int g[] = {A, K, P, Q, X, W};
+    det_group(&F, g, 6);
     F.need = nsm_proj_projector_work(n, m);
     setup(&F, r);
+    nsm_proj_projector_result *res = (nsm_proj_projector_result *)(void *)F.s[K].p;
+    if (res != NULL) {
+        res->rank = 0;
+        res->P = F.s[P].p;
+        res->Q = F.s[Q].p;
+        res->Apinv = F.s[X].p;
+    }
     snapshot(&F);
-    size_t *rank = (size_t *)(void *)F.s[K].p;
-    nsm_status s = nsm_proj_projector(n, m, F.s[A].p, rtol, rank, F.s[P].p, F.s[Q].p,
-                                      F.s[X].p, F.s[W].p, lw);
+    nsm_status s = nsm_proj_projector(n, m, F.s[A].p, rtol, res, F.s[W].p, lw);
     check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
                         BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_ALIAS) | BIT(NSM_ERR_NOT_FINITE) |
                         BIT(NSM_ERR_NO_CONVERGENCE) | BIT(NSM_ERR_RANK));
     check_common(&F, s, 0, 0);
     if (s == NSM_OK) {
-        CHECK(*rank <= n && *rank <= m);
+        CHECK(res->rank <= n && res->rank <= m);
         CHECK(finite_all(n * n, F.s[P].p));
         CHECK(finite_all(n * n, F.s[Q].p));
         CHECK(sym_bits(n, F.s[P].p));
@@ -683,29 +688,40 @@ static void f_dynamics(rd *r)
     int M = add(&F, an * an, IN), C = add(&F, an * an, IN), A = add(&F, am * an, IN),
         Ad = add(&F, am * an, IN), f = add(&F, an, IN), fg = add(&F, an, IN),
         qd = add(&F, an, IN), qdd = add(&F, an, OUT), fc = add(&F, want_fc ? an : 0, OUT),
-        I = add(&F, words(sizeof(nsm_proj_info)), OUT), P = add(&F, want_P ? an * an : 0, OUT),
+        I = add(&F, words(sizeof(nsm_proj_dynamics_result)), OUT),
+        P = add(&F, want_P ? an * an : 0, OUT),
         Mb = add(&F, want_Mbar ? an * an : 0, OUT), W = add(&F, lw, WK);
-    det_all(&F); /* "an output, info included, overlaps an input, another output or work" */
+    /* "an output, res->info included, overlaps an input, another output or work; or *res
+       overlaps an array of the call" */
+    det_all(&F);
     F.need = nsm_proj_dynamics_work(n, m);
     setup(&F, r);
     if (flags & 1) {
         make_spd(&F, M, n);
     }
-    snapshot(&F);
-    nsm_proj_info *info = (nsm_proj_info *)(void *)F.s[I].p;
     double *fcp = want_fc ? F.s[fc].p : NULL, *Pp = want_P ? F.s[P].p : NULL,
            *Mbp = want_Mbar ? F.s[Mb].p : NULL;
-    nsm_status s = nsm_proj_dynamics(n, m, F.s[M].p, F.s[C].p, F.s[A].p, F.s[Ad].p, F.s[f].p,
-                                     F.s[fg].p, F.s[qd].p, use_opts ? &opts : NULL,
-                                     F.s[qdd].p, fcp, info, Pp, Mbp, F.s[W].p, lw);
+    nsm_proj_dynamics_result *res = (nsm_proj_dynamics_result *)(void *)F.s[I].p;
+    if (res != NULL) {
+        res->qdd = F.s[qdd].p;
+        res->fc = fcp;
+        res->P = Pp;
+        res->Mbar = Mbp;
+        res->info.rank = 0;
+        res->info.mu = 0.0;
+    }
+    snapshot(&F);
+    const nsm_proj_problem prob = {n, m, F.s[M].p, F.s[C].p, F.s[A].p, F.s[Ad].p, F.s[f].p,
+                                   F.s[fg].p, F.s[qd].p};
+    nsm_status s = nsm_proj_dynamics(&prob, use_opts ? &opts : NULL, res, F.s[W].p, lw);
     check_status(s, BIT(NSM_OK) | BIT(NSM_ERR_NULL) | BIT(NSM_ERR_SIZE) | BIT(NSM_ERR_ARG) |
                         BIT(NSM_ERR_WORKSPACE) | BIT(NSM_ERR_ALIAS) | BIT(NSM_ERR_NOT_FINITE) |
                         BIT(NSM_ERR_NOT_SPD) | BIT(NSM_ERR_NO_CONVERGENCE) |
                         BIT(NSM_ERR_RANK));
     check_common(&F, s, 0, 0);
     if (s == NSM_OK) {
-        CHECK(info->rank <= n && info->rank <= m);
-        CHECK(info->mu > 0.0);
+        CHECK(res->info.rank <= n && res->info.rank <= m);
+        CHECK(res->info.mu > 0.0);
         if (Pp != NULL) {
             CHECK(sym_bits(n, Pp));
         }

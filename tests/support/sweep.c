@@ -57,8 +57,26 @@ static int expect(const char *fn, const char *what, const char *arg, nsm_status 
     return !ok;
 }
 
+/* The fill of the structure arguments, then the reference copy of every buffer. */
+static void prepare(sweep_state *s, sweep_fill fill, void *const *a, void *ctx)
+{
+    if (fill == NULL) {
+        return;
+    }
+    fill(a, ctx);
+    for (size_t i = 0; i < s->k; i++) {
+        memcpy(s->ref[i], s->buf[i], s->cap[i]);
+    }
+}
+
 int sweep_args(const char *fn, sweep_call call, void *ctx, const sweep_arg *args, size_t k,
                unsigned opts)
+{
+    return sweep_args_fill(fn, call, NULL, ctx, args, k, opts);
+}
+
+int sweep_args_fill(const char *fn, sweep_call call, sweep_fill fill, void *ctx,
+                    const sweep_arg *args, size_t k, unsigned opts)
 {
     CU_ASSERT_FATAL(k <= SWEEP_MAXARGS);
     sweep_state s;
@@ -80,6 +98,7 @@ int sweep_args(const char *fn, sweep_call call, void *ctx, const sweep_arg *args
 
     reset(&s);
     pointers(&s, a);
+    prepare(&s, fill, a, ctx);
     nsm_status st0 = call(a, ctx);
     failed += expect(fn, "valid call", "", st0, NSM_OK, 1, 0);
 
@@ -90,6 +109,7 @@ int sweep_args(const char *fn, sweep_call call, void *ctx, const sweep_arg *args
         reset(&s);
         pointers(&s, a);
         a[i] = NULL;
+        prepare(&s, fill, a, ctx);
         failed += expect(fn, "NULL", args[i].name, call(a, ctx), NSM_ERR_NULL, unchanged(&s),
                          opts);
     }
@@ -118,6 +138,7 @@ int sweep_args(const char *fn, sweep_call call, void *ctx, const sweep_arg *args
                 a[i] = s.buf[j] + offs[t];
                 snprintf(what, sizeof what, "%s over %s%s", args[i].name, args[j].name,
                          t ? " (last element)" : "");
+                prepare(&s, fill, a, ctx);
                 failed += expect(fn, "overlap", what, call(a, ctx), NSM_ERR_ALIAS,
                                  unchanged(&s), opts);
             }
@@ -137,6 +158,7 @@ int sweep_args(const char *fn, sweep_call call, void *ctx, const sweep_arg *args
             memcpy(s.buf[i] + pos[t] * sizeof(double), &v, sizeof v);
             memcpy(s.ref[i], s.buf[i], s.cap[i]);
             pointers(&s, a);
+            prepare(&s, fill, a, ctx);
             failed += expect(fn, t ? "-Inf (last entry) in" : "NaN (first entry) in",
                              args[i].name, call(a, ctx), NSM_ERR_NOT_FINITE, unchanged(&s), opts);
         }

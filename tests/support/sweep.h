@@ -46,4 +46,14 @@ typedef nsm_status (*sweep_call)(void *const *a, void *ctx);
 int sweep_args(const char *fn, sweep_call call, void *ctx, const sweep_arg *args, size_t k,
                unsigned opts);
 
+/** Fills a structure argument of the call (a result structure: its pointer fields from the
+    other arguments a[], its scalars) in place, before each call. */
+typedef void (*sweep_fill)(void *const *a, void *ctx);
+
+/** sweep_args with fill run before every call, after the arguments are laid out (so a
+    structure placed over another argument is written there, as a caller would) and before
+    the "nothing written" reference copy is taken. */
+int sweep_args_fill(const char *fn, sweep_call call, sweep_fill fill, void *ctx,
+                    const sweep_arg *args, size_t k, unsigned opts);
+
 #endif

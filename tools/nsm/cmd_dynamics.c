@@ -207,24 +207,26 @@ int cli_dynamics(const cJSON *pb, cJSON **out, cli_err *e)
         goto done;
     }
 
-    nsm_proj_info info;
-    nsm_status s = nsm_proj_dynamics(n, m, b.M, b.C, b.A, b.Adot, b.f, b.fg, b.qd, &opts, b.qdd,
-                                     b.fc, &info, b.P, b.Mbar, b.work, lw);
+    const nsm_proj_problem prob = {n, m, b.M, b.C, b.A, b.Adot, b.f, b.fg, b.qd};
+    nsm_proj_dynamics_result dyn = {b.qdd, b.fc, b.P, b.Mbar, {0, 0.0}};
+    nsm_status s = nsm_proj_dynamics(&prob, &opts, &dyn, b.work, lw);
+    const nsm_proj_info info = dyn.info;
     if (s != NSM_OK) {
         rc = lib_fail(e, s, s == NSM_ERR_NOT_SPD ? "M" : "M, C, A, Adot", "dynamics");
         goto done;
     }
     /* Pieces for the residuals: Q, A⁺, Λ, Ṗ, S, C̄. */
-    size_t r_chk;
-    s = nsm_proj_projector(n, m, b.A, opts.rank_rtol, &r_chk, b.P, b.Q, b.Apinv, b.work, lw);
+    nsm_proj_projector_result pr = {0, b.P, b.Q, b.Apinv};
+    s = nsm_proj_projector(n, m, b.A, opts.rank_rtol, &pr, b.work, lw);
     if (s == NSM_OK) {
-        s = nsm_proj_rates(n, m, b.Apinv, b.Adot, b.P, b.Lambda, b.Pdot, b.work, lw);
+        nsm_proj_rates_result rr = {b.Lambda, b.Pdot};
+        s = nsm_proj_rates(n, m, b.Apinv, b.Adot, b.P, &rr, b.work, lw);
     }
     if (s == NSM_OK) {
         s = nsm_proj_oblique(n, b.M, b.Mbar, b.P, b.S, b.work, lw);
     }
     if (s == NSM_OK) {
-        s = nsm_proj_cbar(n, b.M, b.C, b.P, b.Lambda, info.mu, b.Cbar, b.work, lw);
+        s = nsm_proj_cbar(&prob, b.P, b.Lambda, info.mu, b.Cbar, b.work, lw);
     }
     if (s != NSM_OK) {
         rc = lib_fail(e, s, "A", "projector pieces");
@@ -232,8 +234,10 @@ int cli_dynamics(const cJSON *pb, cJSON **out, cli_err *e)
     }
     size_t rank_pb = 0;
     if (has_B) {
-        s = nsm_proj_actuation(n, k, info.rank, b.P, b.B, opts.rank_rtol, &rank_pb, b.Gamma, b.R,
-                               b.work, lw);
+        const nsm_proj_actuation_input act = {n, k, info.rank, b.P, b.B, opts.rank_rtol};
+        nsm_proj_actuation_result ar = {0, b.Gamma, b.R};
+        s = nsm_proj_actuation(&act, &ar, b.work, lw);
+        rank_pb = ar.rank_pb;
         if (s == NSM_ERR_RANK) {
             cli_fail(e, "field 'B': unsolvable actuation: rank(PB) = %zu but n - r = %zu",
                      rank_pb, n - info.rank);
@@ -247,8 +251,10 @@ int cli_dynamics(const cJSON *pb, cJSON **out, cli_err *e)
     }
     nsm_unit_case eta_case = NSM_UNIT_DIRECTION;
     if (has_ctl) {
-        s = nsm_proj_control(n, k, b.P, b.R, b.Gamma, b.fg, b.q, b.qt, b.qd, NULL, &gains, b.fctl,
-                             b.u, &eta_case, b.work, lw);
+        const nsm_proj_control_input cin = {n, k, b.P, b.R, b.Gamma, b.fg, b.q, b.qt, b.qd, NULL};
+        nsm_proj_control_result cr = {b.fctl, b.u, NSM_UNIT_DIRECTION};
+        s = nsm_proj_control(&cin, &gains, &cr, b.work, lw);
+        eta_case = cr.eta_case;
         if (s != NSM_OK) {
             rc = lib_fail(e, s, "Kp, Kd, sigma", "control law");
             goto done;

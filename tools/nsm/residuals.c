@@ -23,8 +23,8 @@ int cli_residuals(size_t n, const cli_dyn_pieces *pc, double *work, size_t lwork
     ADD("SQ-Q", nsm_check_sq(n, pc->S, pc->Q, &r));
     ADD("PLambda", nsm_check_plambda(n, pc->P, pc->Lambda, &r));
     if (pc->Mdot != NULL) {
-        ADD("skew", nsm_check_skew(n, pc->P, pc->Pdot, pc->M, pc->Mdot, pc->Cbar, pc->mu, &r,
-                                   work, lwork));
+        const nsm_check_skew_input sk = {pc->P, pc->Pdot, pc->M, pc->Mdot, pc->Cbar, pc->mu};
+        ADD("skew", nsm_check_skew(n, &sk, &r, work, lwork));
     }
 #undef ADD
     int pd = 0;
