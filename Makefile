@@ -345,11 +345,12 @@ demo: $(STAMP_DEMO)
 # Benchmarks may use the test oracles of tests/support/impact_oracle.c (coverage references)
 # and the examples' problem data (examples/compass_gait.h).
 BENCH_SUP := tests/support/impact_oracle.c
+BENCH_LIBS_bench_robot := -lcjson
 $(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/support/ball_stack.h tests/support/box_corner.h \
                   tests/support/impact_oracle.h examples/compass_gait.h $(BENCH_SUP) $(LIB_A) \
                   | $(STAMP_BENCH)
 	@mkdir -p $(dir $@)
-	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support -Iexamples $< $(BENCH_SUP) $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
+	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support -Iexamples $< $(BENCH_SUP) $(LIB_A) $(BENCH_LIBS_$*) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 bench: $(STAMP_BENCH)
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)

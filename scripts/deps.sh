@@ -5,7 +5,8 @@
 #
 #   sh scripts/deps.sh build   make, make install: OpenBLAS (CBLAS), cJSON, pkg-config
 #   sh scripts/deps.sh demo    build + gnuplot (the plots of make demo)
-#   sh scripts/deps.sh bench   build + LAPACKE (the baselines of make bench) + gnuplot (its plot)
+#   sh scripts/deps.sh bench   build + LAPACKE (the baselines of make bench) + cJSON (its robot
+#                              problems) + gnuplot (its plot)
 #   sh scripts/deps.sh check   build + CUnit, LAPACKE (test oracles), clang and its runtime
 #                              libraries (libFuzzer, sanitizers: libclang-rt-14-dev), python3,
 #                              Valgrind, Frama-C, Why3, Z3, CVC4 (make check, make test,
@@ -21,7 +22,7 @@ BUILD_PKGS="make libopenblas-dev libcjson-dev pkg-config"
 case "$profile" in
 build) PKGS="$BUILD_PKGS" ;;
 demo) PKGS="$BUILD_PKGS gnuplot-nox" ;;
-bench) PKGS="$BUILD_PKGS liblapacke-dev gnuplot-nox" ;;
+bench) PKGS="$BUILD_PKGS liblapacke-dev libcjson-dev gnuplot-nox" ;;
 check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang libclang-rt-14-dev python3 valgrind
     frama-c-base why3 z3 cvc4" ;;
 coverage) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev gcovr" ;;

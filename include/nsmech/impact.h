@@ -67,16 +67,23 @@ extern "C" {
  * reaching u_n = 0 exactly (from there it is held); a segment shortened by its turn bound
  * that moves no contact velocity by more than 4 ulps ends that following for the run (its
  * events are stepped over from there).
+ * For d = 2, where one contact acts alone (sequential, bang-bang, extremal and schedule runs)
+ * and its slip turns, the segment is a slip arc instead (docs/math.md (I12)): that contact's
+ * three velocities integrated along the slip, in substeps of at most h of impulse within the
+ * same turn bound, to its events located exactly (its slip stopping, u_n = 0, the segment's
+ * end); an arc ending at an event closer than hmin that the run steps over is not taken.
  * It stops when no contact penetrates.
- * For d = 1, where the policy's weights stay the same for k steps (sequential, priority and
- * simultaneous runs until an event; the rest of a bang-bang dwell, of a sampled hold or of an
- * extremal hold; schedule runs until an event or the end of a phase's dwell, which is an
- * event too, stepped over at hmin when closer than that), one segment covers them: length min(k·h, next event), counted as the steps
- * it covers (all k, or those up to and including the one its event falls in), so that
+ * Where the policy's weights stay the same for k steps (sequential, priority and simultaneous
+ * runs until an event; the rest of a bang-bang dwell, of a sampled hold or of an extremal
+ * hold; schedule runs until an event or the end of a phase's dwell, which is an event too,
+ * stepped over at hmin when closer than that), one segment covers them for d = 1, and for
+ * d = 2 where one contact acts alone: length min(k·h, next event), counted as the steps it
+ * covers (all k, or those up to and including the one its event falls in), so that
  * res->info.steps still counts steps of h. Such a segment is one step long while a contact
  * without weight sits at normal rest with u_n decreasing (the policy sees it penetrate after
  * one step, as before), or when joint stick or held rates were taken (their Gauss–Seidel
- * solution is refined from one step to the next). The motion is linear in s between events,
+ * solution is refined from one step to the next). The motion is linear in s between events
+ * (d = 1; for d = 2 an arc follows it),
  * so a longer segment is the same piece of the solution.
  *
  * Termination bound, computed before integrating (docs/math.md (I5), (I6)):

@@ -335,6 +335,54 @@ void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u
 double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const double *w,
                            const double *u, const double *rate, double h, double hmin, double ztol);
 
+/* ---- slip arcs of the one contact acting (slip_arc.c) ---- */
+
+/* How a slip arc ended: at its allowed length, at x_n = 0, at rest, or at its substep cap. */
+#define NSM_ARC_TOP 0
+#define NSM_ARC_NORMAL 1
+#define NSM_ARC_STOP 2
+#define NSM_ARC_CAP 3
+
+/*
+ * The slip of a contact acting alone from its velocity x0 (t1, t2, n), B its 3×3 block of W
+ * (row-major), along the slip (docs/math.md (I12)), for at most top of normal impulse: writes
+ * its impulse dl (t1, t2, n; dl[2] the normal impulse, returned) and *ev (NSM_ARC_*). x_n = 0
+ * ends it only when x0 penetrates (x0[2] < -ntol).
+ */
+/*@ requires \valid_read(B + (0 .. 8)) && \valid_read(x0 + (0 .. 2));
+    requires \valid(dl + (0 .. 2)) && \valid(ev);
+    requires \separated(dl + (0 .. 2), ev, B + (0 .. 8), x0 + (0 .. 2));
+    requires top >= 0;
+    assigns dl[0 .. 2], *ev;
+    ensures 0 <= \result <= top && dl[2] == \result;
+    ensures NSM_ARC_TOP <= *ev <= NSM_ARC_CAP;
+ */
+double nsm_impact_arc(const double *B, double mu, const double *x0, double top, double hp,
+                      double ntol, double *dl, int *ev);
+
+/*
+ * A segment of at most top along a slip arc, when one contact carries all the weight (w = 1,
+ * the others 0) and slips with a turning direction: the arc's average impulse rates into lh,
+ * rate = W lh, its length into *len and its event into *ev (as seg_len: 3c + 2 normal, 3c the
+ * slip stopped, 3m otherwise). Returns 1; 0 (nothing written) when no arc applies, or when it
+ * ended at an event closer than hmin that the run steps over (not exact for a normal event,
+ * not slips for a stop).
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    requires top >= 0;
+    requires \valid(len) && \valid(ev) && \separated(len, ev);
+    requires \separated(len, v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1));
+    requires \separated(ev, v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1));
+    assigns v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1], *len, *ev;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 ==> 0 < *len <= top && *ev <= 3 * m;
+ */
+int nsm_impact_arc_segment(size_t m, const double *W, const double *mu, double top,
+                           double hp, double hmin, double ztol, double ntol, int exact, int slips,
+                           const impact_vecs *v, double *len, size_t *ev);
+
 /* ---- the stepping loop (impact_step.c) ---- */
 
 /*

@@ -488,10 +488,11 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
 {
     double wp[NSM_MAX_DIM / 3]; /* the policy's weights, when joint rates are taken */
     int joint = step_rates(m, d, pol, ps, W, mu, ztol, ntol, slide, v, wp);
-    /* planar motion is linear in s between events: the weights' whole span in one segment;
-       one step at a time for spatial slips (they rotate) and for joint stick and held rates
-       (iterated from one step to the next, nsm_slide) */
-    size_t span = d == 1 && !joint ? nsm_impact_span(pol, ps) : 1;
+    /* planar motion is linear in s between events, and a spatial contact acting alone follows
+       its slip along an arc: the weights' whole span in one segment; one step at a time for
+       spatial runs that weight several contacts (their slips rotate together) and for joint
+       stick and held rates (iterated from one step to the next, nsm_slide) */
+    size_t span = (d == 1 || !slide) && !joint ? nsm_impact_span(pol, ps) : 1;
     if (span > room) {
         span = room;
     }
@@ -502,8 +503,11 @@ static size_t segment(size_t m, size_t d, const nsm_impact_policy *pol, policy_s
     /* a schedule phase ends at its dwell: an event like the others */
     int over = nsm_impact_phase_short(pol, ps, hmin);
     double hs = nsm_impact_phase_cap(pol, ps, span_len(h, span), hmin);
-    double l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, exact, slips, joint, wp, v,
-                        ev);
+    double l = 0.0;
+    if (d == 1 || slide ||
+        !nsm_impact_arc_segment(m, W, mu, hs, h, hmin, ztol, ntol, exact, slips, v, &l, ev)) {
+        l = step_len(m, d, W, mu, hs, hmin, ztol, ntol, slide, exact, slips, joint, wp, v, ev);
+    }
     step_advance(m, d, mu, l, *ev, joint, ztol, v);
     if (over && l > ps->left) {
         *ev = 3 * m + 1; /* the dwell's end, closer than hmin, was stepped over: forced */
