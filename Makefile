@@ -348,10 +348,13 @@ demo: $(STAMP_DEMO)
 	@sh scripts/demo.sh $(EXAMPLE_BIN)
 
 # Benchmarks may use the test oracles of tests/support/impact_oracle.c (coverage references)
-# and the examples' problem data (examples/compass_gait.h).
-BENCH_SUP := tests/support/impact_oracle.c
+# and moreau_oracle.c, moreau_problems.c (Moreau's impulse), and the examples' problem data
+# (examples/compass_gait.h).
+BENCH_SUP := tests/support/impact_oracle.c tests/support/moreau_oracle.c \
+             tests/support/moreau_problems.c
 $(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/support/ball_stack.h tests/support/box_corner.h \
-                  tests/support/impact_oracle.h examples/compass_gait.h $(BENCH_SUP) $(LIB_A) \
+                  tests/support/impact_oracle.h tests/support/moreau_oracle.h \
+                  tests/support/moreau_problems.h examples/compass_gait.h $(BENCH_SUP) $(LIB_A) \
                   | $(STAMP_BENCH)
 	@mkdir -p $(dir $@)
 	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support -Iexamples $< $(BENCH_SUP) $(LIB_A) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@

@@ -315,3 +315,33 @@ int moreau_compare(const moreau_problem *P, const nsm_outcome_opts *opts, int wi
     out->outside = outside_hull(P, out->oracle.v[out->first], k, pts, &out->outside_proj);
     return out->outside < 0.0 ? -1 : 0;
 }
+
+size_t moreau_inside(const nsm_outcome_opts *opts, int verbose, size_t *tested)
+{
+    static moreau_problem probs[MOREAU_NPROBLEMS];
+    size_t np = moreau_problems(probs), inside = 0;
+    *tested = 0;
+    for (size_t k = 0; k < np; k++) {
+        const moreau_problem *P = &probs[k];
+        moreau_cmp C;
+        if (moreau_compare(P, opts, 1, &C) != 0) {
+            return (size_t)-1;
+        }
+        if (C.first < 0) {
+            if (verbose) {
+                printf("  %-20s not reproduced by a constant-ratio run: not tested\n", P->name);
+            }
+            continue;
+        }
+        int in = C.outside <= MOREAU_INSIDE_TOL;
+        ++*tested;
+        inside += (size_t)in;
+        if (verbose) {
+            printf("  %-20s %s outside/diameter %.2e (projection %zu)  runs %zu accepted %zu  "
+                   "%.2f s\n",
+                   P->name, in ? "inside " : "OUTSIDE", C.outside, C.outside_proj, C.set_runs,
+                   C.set_accepted, C.seconds);
+        }
+    }
+    return inside;
+}

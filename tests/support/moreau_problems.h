@@ -71,6 +71,17 @@ typedef struct moreau_cmp {
 int moreau_compare(const moreau_problem *P, const nsm_outcome_opts *opts, int with_set,
                    moreau_cmp *out);
 
+/**
+ * moreau_compare with the set (options *opts, NULL: the defaults) on each of the
+ * MOREAU_NPROBLEMS problems; with verbose, one line per problem on stdout: "inside" or
+ * "OUTSIDE" with the distance outside the hull relative to its diameter (the largest over
+ * the projections, and which), or that no constant-ratio run reproduces Moreau's answer (not
+ * tested). Returns the number of tested problems whose answer is inside (to
+ * MOREAU_INSIDE_TOL) and writes the number tested to *tested; (size_t)-1 when a comparison
+ * fails.
+ */
+size_t moreau_inside(const nsm_outcome_opts *opts, int verbose, size_t *tested);
+
 /** Number of 2-D projections of a problem of n velocities: n(n - 1)/2 + 1. */
 size_t moreau_nproj(size_t n);
 
