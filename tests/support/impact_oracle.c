@@ -680,7 +680,12 @@ double oracle_hull_outside(size_t npts, const double *x, const double *y, double
     }
     opt2 q = {(long double)px - (long double)x[0], (long double)py - (long double)y[0]};
     opt2 *h = p + npts + 1;
-    size_t t = npts == 1 ? 1 : hull_build(npts, p, h);
+    size_t t = 1;
+    if (npts == 1) {
+        h[0] = p[0];
+    } else {
+        t = hull_build(npts, p, h);
+    }
     long double dmax = 0.0L, dist = npts == 1 ? seg_dist(q, h[0], h[0]) : INFINITY;
     int inside = t >= 4; /* at least three vertices and the closing one */
     for (size_t i = 0; i + 1 < t; i++) {
