@@ -89,33 +89,269 @@ static void mode_system(size_t m, const double *W, const double *u, const double
     }
 }
 
-/* Whether the mode's inequalities hold for P with u+ = up, to the tolerances. */
-static int mode_feasible(size_t m, const double *mu, unsigned mode, const double *P,
-                         const double *up, double tu, double tp)
+/* The exact impulse equations of the mode (the solves meet them to rounding). */
+static void exact_impulses(size_t m, const double *mu, unsigned mode, double *P)
 {
     for (size_t c = 0; c < m; c++) {
         unsigned md = (mode >> (2 * c)) & 3u;
-        double pt = P[2 * c], pn = P[2 * c + 1], ut = up[2 * c], un = up[2 * c + 1];
         if (md == MODE_SEP) {
-            if (un < -tu) {
-                return 0;
-            }
+            P[2 * c] = P[2 * c + 1] = 0.0;
+        } else if (md != MODE_STICK) {
+            P[2 * c] = (md == MODE_SLIP_POS ? -mu[c] : mu[c]) * P[2 * c + 1];
+        }
+    }
+}
+
+/* The mode's inequalities as rows g·P + h >= -tl (G nc×k): u_n+ >= 0 when separating;
+   p_n >= 0 otherwise, with mu p_n -+ p_t >= 0 when sticking, +-u_t+ >= 0 when slipping.
+   Returns nc (at most 3m). */
+static size_t mode_ineq(size_t m, const double *W, const double *u, const double *mu,
+                        unsigned mode, double tu, double tp, double *G, double *h, double *tl)
+{
+    size_t k = 2 * m, nc = 0;
+    for (size_t c = 0; c < m; c++) {
+        unsigned md = (mode >> (2 * c)) & 3u;
+        size_t t = 2 * c, nr = 2 * c + 1;
+        double *g = G + nc * k;
+        memset(g, 0, 3 * k * sizeof *g);
+        if (md == MODE_SEP) {
+            memcpy(g, W + nr * k, k * sizeof *g);
+            h[nc] = u[nr];
+            tl[nc++] = tu;
             continue;
         }
-        if (pn < -tp || fabs(un) > tu) {
-            return 0;
+        g[nr] = 1.0;
+        h[nc] = 0.0;
+        tl[nc++] = tp;
+        if (md == MODE_STICK) {
+            for (int sg = -1; sg <= 1; sg += 2) {
+                G[nc * k + nr] = mu[c];
+                G[nc * k + t] = sg;
+                h[nc] = 0.0;
+                tl[nc++] = tp;
+            }
+        } else {
+            double sg = md == MODE_SLIP_POS ? 1.0 : -1.0;
+            for (size_t r = 0; r < k; r++) {
+                G[nc * k + r] = sg * W[t * k + r];
+            }
+            h[nc] = sg * u[t];
+            tl[nc++] = tu;
         }
-        if (md == MODE_STICK && (fabs(ut) > tu || fabs(pt) > mu[c] * pn + tp)) {
-            return 0;
+    }
+    return nc;
+}
+
+static int ineq_hold(size_t k, size_t nc, const double *G, const double *h, const double *tl,
+                     const double *P)
+{
+    for (size_t i = 0; i < nc; i++) {
+        double a = h[i];
+        for (size_t r = 0; r < k; r++) {
+            a += G[i * k + r] * P[r];
         }
-        if (md == MODE_SLIP_POS && ut < -tu) {
-            return 0;
-        }
-        if (md == MODE_SLIP_NEG && ut > tu) {
+        if (a < -tl[i]) {
             return 0;
         }
     }
     return 1;
+}
+
+/* The oracle's data for one problem. */
+typedef struct mctx {
+    size_t n, m, k;
+    const double *mu, *vm;
+    double X[NMAX * KMAX], W[KMAX * KMAX], u[KMAX];
+    double us, ps, vs, tol;
+} mctx;
+
+/* Records the impulse P unless already there, and its solution (v+ from P) unless its v+ is
+   already there. */
+static void add_solution(const mctx *C, unsigned mode, const double *P, moreau_result *res)
+{
+    double vp[NMAX];
+    for (size_t i = 0; i < C->n; i++) {
+        vp[i] = C->vm[i];
+        for (size_t s = 0; s < C->k; s++) {
+            vp[i] += C->X[i * C->k + s] * P[s];
+        }
+    }
+    size_t sol = res->nsol;
+    for (size_t j = 0; j < res->nsol && sol == res->nsol; j++) {
+        double d = 0.0;
+        for (size_t i = 0; i < C->n; i++) {
+            d = fmax(d, fabs(vp[i] - res->v[j][i]));
+        }
+        sol = d <= 1e-9 * C->vs ? j : sol;
+    }
+    if (sol == res->nsol) {
+        if (res->nsol == MOREAU_MAX_SOL) {
+            return;
+        }
+        memcpy(res->P[sol], P, C->k * sizeof *P);
+        memcpy(res->v[sol], vp, C->n * sizeof *vp);
+        res->mode[sol] = mode;
+        res->nsol++;
+    }
+    for (size_t j = 0; j < res->nimp; j++) {
+        double d = 0.0;
+        for (size_t s = 0; s < C->k; s++) {
+            d = fmax(d, fabs(P[s] - res->imp[j][s]));
+        }
+        if (d <= 1e-9 * C->ps) {
+            return;
+        }
+    }
+    if (res->nimp < MOREAU_MAX_IMP) {
+        memcpy(res->imp[res->nimp], P, C->k * sizeof *P);
+        res->imp_sol[res->nimp++] = sol;
+    }
+}
+
+/* Next r-subset idx of 0 .. nc-1 in lexicographic order; 0 after the last. */
+static int next_subset(size_t r, size_t nc, size_t *idx)
+{
+    for (size_t i = r; i-- > 0;) {
+        if (idx[i] < nc - r + i) {
+            idx[i]++;
+            for (size_t j = i + 1; j < r; j++) {
+                idx[j] = idx[j - 1] + 1;
+            }
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A rank-deficient mode, P = P0 + N z (N k×r, a basis of the null space of its equations):
+   the vertices of the polyhedron of z where its inequalities hold (r of them active at a
+   time); each feasible one is recorded. Returns the number found, -1 on a LAPACKE failure. */
+static int mode_vertices(const mctx *C, unsigned mode, const double *P0, const double *N,
+                         size_t r, size_t nc, const double *G, const double *h,
+                         const double *tl, moreau_result *res)
+{
+    size_t k = C->k, idx[3 * MOREAU_MAX_M];
+    double Gz[3 * MOREAU_MAX_M * KMAX], hz[3 * MOREAU_MAX_M];
+    if (r > nc) {
+        return 0;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        hz[i] = h[i];
+        for (size_t s = 0; s < k; s++) {
+            hz[i] += G[i * k + s] * P0[s];
+        }
+        for (size_t j = 0; j < r; j++) {
+            double a = 0.0;
+            for (size_t s = 0; s < k; s++) {
+                a += G[i * k + s] * N[s * r + j];
+            }
+            Gz[i * r + j] = a;
+        }
+    }
+    for (size_t i = 0; i < r; i++) {
+        idx[i] = i;
+    }
+    int found = 0;
+    do {
+        double A[KMAX * KMAX], z[KMAX], P[KMAX];
+        lapack_int piv[KMAX];
+        for (size_t i = 0; i < r; i++) {
+            memcpy(A + i * r, Gz + idx[i] * r, r * sizeof *A);
+            z[i] = -hz[idx[i]];
+        }
+        lapack_int info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)r, 1, A, (lapack_int)r,
+                                        piv, z, 1);
+        if (info < 0) {
+            return -1;
+        }
+        if (info > 0) {
+            continue; /* these constraints do not meet in a point */
+        }
+        for (size_t s = 0; s < k; s++) {
+            P[s] = P0[s];
+            for (size_t j = 0; j < r; j++) {
+                P[s] += N[s * r + j] * z[j];
+            }
+        }
+        exact_impulses(C->m, C->mu, mode, P);
+        if (ineq_hold(k, nc, G, h, tl, P)) {
+            add_solution(C, mode, P, res);
+            found++;
+        }
+    } while (next_subset(r, nc, idx));
+    return found;
+}
+
+/* One mode: its equations by SVD (minimum-norm member and the null space), kept when they
+   are consistent; the minimum-norm member if it meets the inequalities, else (rank-deficient)
+   the feasible vertices of its family. Returns -1 on a LAPACKE failure. */
+static int solve_mode(const mctx *C, unsigned mode, moreau_result *res)
+{
+    size_t k = C->k;
+    double A[KMAX * KMAX], A0[KMAX * KMAX], b[KMAX], sv[KMAX], U[KMAX * KMAX], VT[KMAX * KMAX],
+        sup[KMAX];
+    mode_system(C->m, C->W, C->u, C->mu, mode, A, b);
+    memcpy(A0, A, k * k * sizeof *A);
+    lapack_int info = LAPACKE_dgesvd(LAPACK_ROW_MAJOR, 'A', 'A', (lapack_int)k, (lapack_int)k, A,
+                                     (lapack_int)k, sv, U, (lapack_int)k, VT, (lapack_int)k, sup);
+    if (info != 0) {
+        return -1;
+    }
+    size_t rank = 0;
+    while (rank < k && sv[rank] > 1e-12 * sv[0]) {
+        rank++;
+    }
+    double P[KMAX], N[KMAX * KMAX];
+    for (size_t s = 0; s < k; s++) {
+        P[s] = 0.0;
+    }
+    for (size_t i = 0; i < rank; i++) {
+        double a = 0.0;
+        for (size_t r = 0; r < k; r++) {
+            a += U[r * k + i] * b[r];
+        }
+        for (size_t s = 0; s < k; s++) {
+            P[s] += VT[i * k + s] * a / sv[i];
+        }
+    }
+    size_t nul = k - rank;
+    for (size_t s = 0; s < k; s++) {
+        for (size_t j = 0; j < nul; j++) {
+            N[s * nul + j] = VT[(rank + j) * k + s];
+        }
+    }
+    exact_impulses(C->m, C->mu, mode, P);
+    /* the equations must hold (a rank-deficient mode may be inconsistent) */
+    double resid = 0.0, bs = max_abs(k, b);
+    for (size_t r = 0; r < k; r++) {
+        double a = -b[r];
+        for (size_t s = 0; s < k; s++) {
+            a += A0[r * k + s] * P[s];
+        }
+        resid = fmax(resid, fabs(a));
+    }
+    res->singular += nul > 0;
+    if (resid > C->tol * fmax(fmax(bs, C->us), C->ps)) {
+        return 0;
+    }
+    double G[3 * MOREAU_MAX_M * KMAX], h[3 * MOREAU_MAX_M], tl[3 * MOREAU_MAX_M];
+    double tp = C->tol * fmax(C->ps, max_abs(k, P)), tu = C->tol * C->us;
+    size_t nc = mode_ineq(C->m, C->W, C->u, C->mu, mode, tu, tp, G, h, tl);
+    if (ineq_hold(k, nc, G, h, tl, P)) {
+        res->accepted++;
+        add_solution(C, mode, P, res);
+        return 0;
+    }
+    if (nul == 0) {
+        return 0;
+    }
+    int found = mode_vertices(C, mode, P, N, nul, nc, G, h, tl, res);
+    if (found < 0) {
+        return -1;
+    }
+    res->accepted += found > 0;
+    res->singular_vertex += found > 0;
+    return 0;
 }
 
 int moreau_solve(size_t n, size_t m, const double *M, const double *Jn, const double *Jt,
@@ -125,103 +361,47 @@ int moreau_solve(size_t n, size_t m, const double *M, const double *Jn, const do
         return -1;
     }
     memset(res, 0, sizeof *res);
+    mctx C;
+    memset(&C, 0, sizeof C);
     size_t k = 2 * m;
-    double J[KMAX * NMAX], X[NMAX * KMAX], W[KMAX * KMAX], u[KMAX];
+    C.n = n;
+    C.m = m;
+    C.k = k;
+    C.mu = mu;
+    C.vm = v_minus;
+    C.tol = tol;
+    double J[KMAX * NMAX];
     stack_j(n, m, Jn, Jt, J);
-    if (minv_jt(n, k, M, J, X) != 0) {
+    if (minv_jt(n, k, M, J, C.X) != 0) {
         return -1;
     }
     for (size_t r = 0; r < k; r++) {
-        u[r] = 0.0;
+        C.u[r] = 0.0;
         for (size_t i = 0; i < n; i++) {
-            u[r] += J[r * n + i] * v_minus[i];
+            C.u[r] += J[r * n + i] * v_minus[i];
         }
         for (size_t s = 0; s < k; s++) {
             double a = 0.0;
             for (size_t i = 0; i < n; i++) {
-                a += J[r * n + i] * X[i * k + s];
+                a += J[r * n + i] * C.X[i * k + s];
             }
-            W[r * k + s] = a;
+            C.W[r * k + s] = a;
         }
     }
     /* scales: velocities max|u-|, impulses the largest frictionless single-contact impulse */
-    double us = max_abs(k, u), ps = 0.0, vs = max_abs(n, v_minus);
+    C.us = max_abs(k, C.u);
+    C.vs = max_abs(n, v_minus);
     for (size_t c = 0; c < m; c++) {
-        ps = fmax(ps, fabs(u[2 * c + 1]) / W[(2 * c + 1) * k + 2 * c + 1]);
+        C.ps = fmax(C.ps, fabs(C.u[2 * c + 1]) / C.W[(2 * c + 1) * k + 2 * c + 1]);
     }
-    us = us > 0.0 ? us : 1.0;
-    ps = ps > 0.0 ? ps : 1.0;
-    vs = vs > 0.0 ? vs : 1.0;
+    C.us = C.us > 0.0 ? C.us : 1.0;
+    C.ps = C.ps > 0.0 ? C.ps : 1.0;
+    C.vs = C.vs > 0.0 ? C.vs : 1.0;
     unsigned nmodes = 1u << (2 * m);
     res->modes = nmodes;
     for (unsigned mode = 0; mode < nmodes; mode++) {
-        double A[KMAX * KMAX], b[KMAX], A0[KMAX * KMAX], sv[KMAX];
-        mode_system(m, W, u, mu, mode, A, b);
-        memcpy(A0, A, k * k * sizeof *A);
-        double P[KMAX];
-        memcpy(P, b, k * sizeof *b);
-        lapack_int rank = 0;
-        lapack_int info = LAPACKE_dgelsd(LAPACK_ROW_MAJOR, (lapack_int)k, (lapack_int)k, 1, A,
-                                         (lapack_int)k, P, 1, sv, 1e-12, &rank);
-        if (info != 0) {
+        if (solve_mode(&C, mode, res) != 0) {
             return -1;
-        }
-        /* the mode's impulse equations exactly (the solve meets them to rounding) */
-        for (size_t c = 0; c < m; c++) {
-            unsigned md = (mode >> (2 * c)) & 3u;
-            if (md == MODE_SEP) {
-                P[2 * c] = P[2 * c + 1] = 0.0;
-            } else if (md != MODE_STICK) {
-                P[2 * c] = (md == MODE_SLIP_POS ? -mu[c] : mu[c]) * P[2 * c + 1];
-            }
-        }
-        int singular = rank < (lapack_int)k;
-        res->singular += (size_t)singular;
-        /* the equations must hold (a rank-deficient mode may be inconsistent) */
-        double resid = 0.0, bs = max_abs(k, b);
-        for (size_t r = 0; r < k; r++) {
-            double a = -b[r];
-            for (size_t s = 0; s < k; s++) {
-                a += A0[r * k + s] * P[s];
-            }
-            resid = fmax(resid, fabs(a));
-        }
-        double up[KMAX];
-        for (size_t r = 0; r < k; r++) {
-            up[r] = u[r];
-            for (size_t s = 0; s < k; s++) {
-                up[r] += W[r * k + s] * P[s];
-            }
-        }
-        double tp = tol * fmax(ps, max_abs(k, P)), tu = tol * us;
-        if (resid > tol * fmax(fmax(bs, us), ps)) {
-            continue;
-        }
-        if (!mode_feasible(m, mu, mode, P, up, tu, tp)) {
-            res->singular_rejected += (size_t)singular;
-            continue;
-        }
-        res->accepted++;
-        double vp[NMAX];
-        for (size_t i = 0; i < n; i++) {
-            vp[i] = v_minus[i];
-            for (size_t s = 0; s < k; s++) {
-                vp[i] += X[i * k + s] * P[s];
-            }
-        }
-        int dup = 0;
-        for (size_t j = 0; j < res->nsol && !dup; j++) {
-            double d = 0.0;
-            for (size_t i = 0; i < n; i++) {
-                d = fmax(d, fabs(vp[i] - res->v[j][i]));
-            }
-            dup = d <= 1e-9 * vs;
-        }
-        if (!dup && res->nsol < MOREAU_MAX_SOL) {
-            memcpy(res->P[res->nsol], P, k * sizeof *P);
-            memcpy(res->v[res->nsol], vp, n * sizeof *vp);
-            res->mode[res->nsol] = mode;
-            res->nsol++;
         }
     }
     return 0;

@@ -16,13 +16,15 @@
  *   sticking    u_t+ = u_n+ = 0                (p_n >= 0, |p_t| <= mu p_n),
  *   slip +      u_n+ = 0, p_t = -mu p_n        (p_n >= 0, u_t+ >= 0),
  *   slip -      u_n+ = 0, p_t = +mu p_n        (p_n >= 0, u_t+ <= 0);
- * each mode's 2m linear equations are solved in the least-squares sense with minimum norm
- * (LAPACKE_dgelsd, so that singular modes, e.g. more contact rows than velocities, give a
- * member of their solution family), the mode is kept when its equations hold and its
- * inequalities hold to the tolerance, and the distinct post-impact velocities are returned
- * (two solutions are the same when their v+ agree to 1e-9 of the velocity scale). A singular
- * mode whose minimum-norm member violates an inequality is counted (singular_rejected): another
- * member of its family might satisfy them, which this oracle does not search.
+ * each mode's 2m linear equations are solved by SVD (LAPACKE_dgesvd): when they are
+ * consistent, their minimum-norm solution is kept if it meets the mode's inequalities to the
+ * tolerance; a rank-deficient mode (e.g. more contact rows than velocities: sticking on the box
+ * in the corner) has a family P0 + N z of solutions, and when its minimum-norm member fails an
+ * inequality, every vertex of the polyhedron of z where the inequalities hold (null-space
+ * dimension r: r inequalities active at a time) is tried instead. A family whose feasible set
+ * has no vertex (it contains a line) and whose minimum-norm member is infeasible is missed.
+ * The distinct post-impact velocities are returned (two solutions are the same when their v+
+ * agree to 1e-9 of the velocity scale).
  * With mu = 0 the problem is the LCP 0 <= u_n- + W_nn p_n ⊥ p_n >= 0.
  */
 #ifndef NSM_TEST_MOREAU_ORACLE_H
@@ -34,18 +36,28 @@
 #define MOREAU_MAX_M 5u
 /** Most distinct solutions kept. */
 #define MOREAU_MAX_SOL 16u
+/** Most impulses kept (every distinct impulse found, of all solutions). */
+#define MOREAU_MAX_IMP 64u
 
 /** Solutions of moreau_solve. */
 typedef struct moreau_result {
     size_t nsol;                            /* distinct solutions found (<= MOREAU_MAX_SOL) */
     size_t modes;                           /* modes tried (4^m) */
-    size_t accepted;                        /* modes whose solution passed (before merging) */
+    size_t accepted;                        /* modes with a solution (before merging) */
     size_t singular;                        /* modes whose system was rank deficient */
-    size_t singular_rejected;               /* of those, rejected on an inequality */
+    size_t singular_vertex;                 /* of those, modes solved by a vertex of the
+                                               family (the minimum-norm member infeasible) */
     double P[MOREAU_MAX_SOL][2 * MOREAU_MAX_M]; /* impulses, (t, n) per contact */
     double v[MOREAU_MAX_SOL][MOREAU_MAX_N];     /* post-impact velocities */
     unsigned mode[MOREAU_MAX_SOL];          /* mode of each: 2 bits per contact (0 separating,
                                                1 sticking, 2 slip +, 3 slip -) */
+    /* Every distinct impulse found (impulses within 1e-9 of the impulse scale are the same),
+       with the solution it gives: where W is singular (more contact rows than velocities)
+       several impulses, with different normal ratios, give the same v+. P[j] is imp[i] for
+       the first i with imp_sol[i] = j. */
+    size_t nimp;
+    double imp[MOREAU_MAX_IMP][2 * MOREAU_MAX_M];
+    size_t imp_sol[MOREAU_MAX_IMP];
 } moreau_result;
 
 /**

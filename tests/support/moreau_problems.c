@@ -283,21 +283,26 @@ int moreau_compare(const moreau_problem *P, const nsm_outcome_opts *opts, int wi
     for (size_t i = 0; i < P->n; i++) {
         vs = fmax(vs, fabs(P->vm[i]));
     }
-    for (size_t j = 0; j < out->oracle.nsol; j++) {
+    /* every impulse found: where several give the same v+, their normal ratios differ */
+    const moreau_result *R = &out->oracle;
+    int rep[MOREAU_MAX_SOL] = {0};
+    for (size_t j = 0; j < R->nimp; j++) {
         double vp[MP_MAXN], err = 0.0;
-        nsm_status st = moreau_replay(P, out->oracle.P[j], vp);
+        size_t sol = R->imp_sol[j];
+        nsm_status st = moreau_replay(P, R->imp[j], vp);
         for (size_t i = 0; i < P->n; i++) {
-            err = fmax(err, fabs(vp[i] - out->oracle.v[j][i]));
+            err = fmax(err, fabs(vp[i] - R->v[sol][i]));
         }
         err = st == NSM_OK ? err / vs : INFINITY;
-        if (j == 0 || (out->first < 0 && err <= 1e-9)) {
+        if (j == 0 || (out->first < 0 && err < out->replay_err)) {
             out->replay_err = err;
             out->replay_status = st;
         }
-        if (err <= 1e-9) {
+        if (err <= 1e-9 && !rep[sol]) {
+            rep[sol] = 1;
             out->reproduced++;
             if (out->first < 0) {
-                out->first = (int)j;
+                out->first = (int)sol;
             }
         }
     }

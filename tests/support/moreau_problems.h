@@ -7,10 +7,12 @@
  * both; every disc moving and spinning) with mu = 0 and 0.3, and eight random problems with 2–5
  * contacts (own generator, fixed seed: every contact penetrating at v-).
  *
- * And the comparison itself, for one problem (moreau_compare): Moreau's solutions; for each,
- * nsm_impact_solve with NSM_POLICY_SIMULTANEOUS and ratios = Moreau's normal impulses (a
- * normal impulse below 1e-12 of the largest gets the ratio 1e-12 of the largest), reproduced
- * when max_i |v+_i - v+Moreau_i| <= 1e-9 max_i |v-_i|; and for a reproduced solution its
+ * And the comparison itself, for one problem (moreau_compare): Moreau's solutions; for each
+ * impulse found (several impulses, with different normal ratios, may give the same v+ where W
+ * is singular), nsm_impact_solve with NSM_POLICY_SIMULTANEOUS and ratios = its normal impulses
+ * (a normal impulse below 1e-12 of the largest gets the ratio 1e-12 of the largest); a solution
+ * is reproduced when one of its impulses' runs gives max_i |v+_i - v+Moreau_i| <= 1e-9
+ * max_i |v-_i|; and for the first reproduced solution its
  * distance outside the convex hull of nsm_outcome_set's accepted v+ in 2-D projections
  * (every pair of velocity components, and (J_n,0 v+, J_t,0 v+)), relative to the hull's
  * diameter in that projection (impact_oracle.h, oracle_hull_outside), or to 1e-9 max_i |v-_i|
@@ -49,9 +51,10 @@ int moreau_problem_solve(const moreau_problem *P, moreau_result *res);
 /** What moreau_compare found for one problem. */
 typedef struct moreau_cmp {
     moreau_result oracle;     /* Moreau's solutions */
-    size_t reproduced;        /* solutions the constant-ratio run reproduces */
+    size_t reproduced;        /* solutions a constant-ratio run reproduces */
     int first;                /* the first reproduced solution (-1: none) */
-    double replay_err;        /* max |dv| / max|v-| of that run (of solution 0 if none) */
+    double replay_err;        /* max |dv| / max|v-| of the first run that reproduces it (the
+                                 smallest over the impulses if none does) */
     nsm_status replay_status; /* its status */
     size_t set_runs;          /* runs of the set, and those accepted (0 when not computed) */
     size_t set_accepted;
