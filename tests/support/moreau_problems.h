@@ -1,10 +1,10 @@
 /*
  * The 20 planar problems on which Moreau's impulse (moreau_oracle.h) is compared with the
  * library, shared by tests/test_moreau.c, bench/bench_outcome.c and tests/peers/ (through
- * tests/peers/moreau_problems_json.c): the box in the floor–wall corner (box_corner.h) with
- * several v- and mu, the ball stack (ball_stack.h) with several mu, a spinning pyramid of three
+ * tests/peers/moreau_dump.c): the box in the floor–wall corner (box_corner.h) with
+ * several v- and mu (7), the ball stack (ball_stack.h) with three mu, a spinning pyramid of three
  * discs (the ball stack's geometry: two discs on the floor touching each other and a third on
- * both; every disc moving and spinning) with mu = 0 and 0.3, and eight random problems with 2–5
+ * both; every disc moving and spinning) with mu = 0 and 0.3, and seven random problems with 2–5
  * contacts (own generator, fixed seed: every contact penetrating at v-).
  *
  * And the comparison itself, for one problem (moreau_compare): Moreau's solutions; for each
