@@ -20,6 +20,9 @@
 #                   not link MuJoCo) and the shipped model problems regenerated in build/models/
 #   make test-models  those problems checked against finite differences, nsm run on them
 #                   (not part of make check); make models-ship copies them to examples/problems/
+#   make test-peers Moreau's impulse on the 20 problems of tests/support/moreau_problems.c from
+#                   the enumeration oracle against Siconos (python3-siconos; not part of make
+#                   check): fails on a difference beyond 1e-9 relative
 #
 # CC=clang works as well as the default gcc.
 
@@ -35,6 +38,7 @@ STAMP_BENCH := $(BUILD)/.deps-bench
 STAMP_CHECK := $(BUILD)/.deps-check
 STAMP_COV   := $(BUILD)/.deps-coverage
 STAMP_MODELS := $(BUILD)/.deps-models
+STAMP_PEERS := $(BUILD)/.deps-peers
 
 WARN    := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wcast-qual -Wvla -pedantic
@@ -95,7 +99,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 export OPENBLAS_NUM_THREADS := 1
 
 .PHONY: all deps check compile-clang tools test accuracy asan valgrind fuzz coverage prove prove-full prove-pack \
-        proved-client demo bench install uninstall clean examples models models-ship test-models
+        proved-client demo bench install uninstall clean examples models models-ship test-models \
+        test-peers
 
 all: $(LIB_A) $(LIB_SO) $(NSM_BIN)
 
@@ -343,11 +348,14 @@ demo: $(STAMP_DEMO)
 	@sh scripts/demo.sh $(EXAMPLE_BIN)
 
 # Benchmarks may use the test oracles of tests/support/impact_oracle.c (coverage references)
-# and the examples' problem data (examples/compass_gait.h).
-BENCH_SUP := tests/support/impact_oracle.c
+# and moreau_oracle.c, moreau_problems.c (Moreau's impulse), and the examples' problem data
+# (examples/compass_gait.h).
+BENCH_SUP := tests/support/impact_oracle.c tests/support/moreau_oracle.c \
+             tests/support/moreau_problems.c
 BENCH_LIBS_bench_robot := -lcjson
 $(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) tests/support/ball_stack.h tests/support/box_corner.h \
-                  tests/support/impact_oracle.h examples/compass_gait.h $(BENCH_SUP) $(LIB_A) \
+                  tests/support/impact_oracle.h tests/support/moreau_oracle.h \
+                  tests/support/moreau_problems.h examples/compass_gait.h $(BENCH_SUP) $(LIB_A) \
                   | $(STAMP_BENCH)
 	@mkdir -p $(dir $@)
 	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support -Iexamples $< $(BENCH_SUP) $(LIB_A) $(BENCH_LIBS_$*) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
@@ -401,6 +409,24 @@ MODELS_PYTHON ?= /usr/bin/python3
 test-models: models $(NSM_BIN) $(BUILD)/models/fdcheck
 	@MUJOCO_MODELS=$(MUJOCO_MODELS) $(MODELS_PYTHON) tests/models/run.py $(BUILD)
 
+# --- peers: other implementations the tests compare with (not part of make check) ----------
+# Siconos (Debian python3-siconos, test-only) computes Moreau's impulse on the problems that
+# build/peers/moreau_dump writes with the enumeration oracle's solutions; the script exits 1
+# when Siconos fails or its v+ differs from the oracle's by more than 1e-9 of max|v-|.
+PEERS_PYTHON ?= /usr/bin/python3
+PEERS_SUP    := tests/support/moreau_oracle.c tests/support/moreau_problems.c \
+                tests/support/impact_oracle.c
+
+$(BUILD)/peers/moreau_dump: tests/peers/moreau_dump.c $(PEERS_SUP) $(wildcard tests/support/*.h) \
+                            $(LIB_A) | $(STAMP_PEERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(NSM_CFLAGS) -Itests/support $< $(PEERS_SUP) $(LIB_A) -llapacke -llapack $(BLAS_LIBS) \
+	    $(MATH_LIBS) -o $@
+
+test-peers: $(BUILD)/peers/moreau_dump
+	@$(BUILD)/peers/moreau_dump > $(BUILD)/peers/moreau_problems.json
+	@$(PEERS_PYTHON) tests/peers/moreau_siconos.py --check $(BUILD)/peers/moreau_problems.json
+
 # --- install ------------------------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/nsmech $(DESTDIR)$(PREFIX)/lib/pkgconfig \
@@ -427,4 +453,4 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/valgrind $(COV_DIR) \
 	       $(BUILD)/examples $(BUILD)/bench $(BUILD)/demo $(BUILD)/proofs $(BUILD)/clang \
 	       $(NSM_BIN) $(BUILD)/*.a $(BUILD)/*.so $(BUILD)/results $(PC_OUT) $(BUILD)/stage \
-	       $(BUILD)/fuzz $(BUILD)/models $(MODEL_BIN)
+	       $(BUILD)/fuzz $(BUILD)/models $(MODEL_BIN) $(BUILD)/peers

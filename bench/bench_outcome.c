@@ -21,9 +21,15 @@
  * build/bench/outcome_coverage.dat.
  * The same coverage at half the step (4000 steps, dwell caps up to 4000 steps): whether the
  * set's extent is converged in the step.
+ * Moreau's impulse (the enumeration oracle of tests/support/moreau_oracle.c, cross-checked
+ * with Siconos by make test-peers) on the 20 planar problems of tests/support/moreau_problems.c:
+ * on those where the simultaneous run with Moreau's normal impulses as ratios reproduces it,
+ * whether it lies inside the hull of the set (default options) in every 2-D projection (pairs
+ * of velocity components and (J_n,0 v+, J_t,0 v+)) to 1e-6 of the hull's diameter, as
+ * tests/test_moreau.c checks; one line per problem.
  * Nothing is asserted. Prints a table and 'name value' lines: outcome_coverage_min,
  * outcome_coverage_min_noplanes, outcome_coverage_min_half_step, boxwall_set_seconds,
- * ballstack_set_seconds.
+ * ballstack_set_seconds, and the line 'moreau_inside N of M'.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
@@ -34,6 +40,7 @@
 #include "nsmech.h"
 #include "ball_stack.h"
 #include "impact_oracle.h"
+#include "moreau_problems.h"
 #include "box_corner.h"
 #include "compass_gait.h"
 
@@ -455,5 +462,12 @@ int main(void)
     printf("outcome_coverage_min_half_step %.4f\n", cov_min2);
     printf("boxwall_set_seconds %.3f\n", t_corner);
     printf("ballstack_set_seconds %.3f\n", t_ball);
+    printf("Moreau's impulse inside the set's hull (problems a constant-ratio run reproduces):\n");
+    size_t moreau_tested = 0, moreau_in = moreau_inside(NULL, 1, &moreau_tested);
+    if (moreau_in == (size_t)-1) {
+        printf("moreau_inside: a comparison failed\n");
+    } else {
+        printf("moreau_inside %zu of %zu\n", moreau_in, moreau_tested);
+    }
     return 0;
 }

@@ -14,6 +14,8 @@
 #   sh scripts/deps.sh coverage  build + CUnit, LAPACKE, gcovr (make coverage)
 #   sh scripts/deps.sh models  build + MuJoCo (library, headers, sample models), cJSON,
 #                              python3-numpy (make models, make test-models: tools/nsm-model)
+#   sh scripts/deps.sh peers   build + LAPACKE, python3-numpy, python3-siconos (make test-peers:
+#                              Moreau's impulse from Siconos against the test oracle)
 # Without an argument: check (everything).
 set -eu
 
@@ -27,8 +29,9 @@ check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang libclang-rt-14-dev p
     frama-c-base why3 z3 cvc4" ;;
 coverage) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev gcovr" ;;
 models) PKGS="$BUILD_PKGS libmujoco-dev libmujoco-samples libcjson-dev python3 python3-numpy" ;;
+peers) PKGS="$BUILD_PKGS liblapacke-dev python3 python3-numpy python3-siconos" ;;
 *)
-    echo "deps.sh: unknown profile '$profile' (build, demo, bench, check, coverage, models)" >&2
+    echo "deps.sh: unknown profile '$profile' (build, demo, bench, check, coverage, models, peers)" >&2
     exit 2
     ;;
 esac

@@ -613,12 +613,10 @@ static long double cross(opt2 o, opt2 a, opt2 b)
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 }
 
-/* Hull area of k points (sorted in place); hull scratch of k + 1 entries. */
-static long double hull_area_pts(size_t k, opt2 *p, opt2 *hull)
+/* Convex hull of k >= 1 points (sorted in place) into hull (scratch of k + 1 entries),
+   counter-clockwise, closed (hull[t - 1] == hull[0] for k >= 2); returns t. */
+static size_t hull_build(size_t k, opt2 *p, opt2 *hull)
 {
-    if (k < 3) {
-        return 0.0L;
-    }
     qsort(p, k, sizeof *p, cmp_pt);
     size_t t = 0;
     for (size_t i = 0; i < k; i++) {
@@ -633,12 +631,75 @@ static long double hull_area_pts(size_t k, opt2 *p, opt2 *hull)
         }
         hull[t++] = p[i];
     }
-    /* hull[t - 1] == hull[0] */
+    return t;
+}
+
+/* Hull area of k points (sorted in place); hull scratch of k + 1 entries. */
+static long double hull_area_pts(size_t k, opt2 *p, opt2 *hull)
+{
+    if (k < 3) {
+        return 0.0L;
+    }
+    size_t t = hull_build(k, p, hull);
     long double a = 0.0L;
     for (size_t i = 1; i + 1 < t; i++) {
         a += cross(hull[0], hull[i], hull[i + 1]);
     }
     return a > 0.0L ? 0.5L * a : 0.0L;
+}
+
+/* Distance from q to the segment a b. */
+static long double seg_dist(opt2 q, opt2 a, opt2 b)
+{
+    long double dx = b.x - a.x, dy = b.y - a.y, l2 = dx * dx + dy * dy, s = 0.0L;
+    if (l2 > 0.0L) {
+        s = ((q.x - a.x) * dx + (q.y - a.y) * dy) / l2;
+        s = s < 0.0L ? 0.0L : (s > 1.0L ? 1.0L : s);
+    }
+    long double ex = a.x + s * dx - q.x, ey = a.y + s * dy - q.y;
+    return sqrtl(ex * ex + ey * ey);
+}
+
+double oracle_hull_outside(size_t npts, const double *x, const double *y, double px, double py,
+                           double *diam)
+{
+    if (!x || !y || !diam || npts == 0 || !isfinite(px) || !isfinite(py)) {
+        return -1.0;
+    }
+    opt2 *p = malloc(2 * (npts + 1) * sizeof *p);
+    if (!p) {
+        return -1.0;
+    }
+    for (size_t i = 0; i < npts; i++) {
+        if (!isfinite(x[i]) || !isfinite(y[i])) {
+            free(p);
+            return -1.0;
+        }
+        p[i].x = (long double)x[i] - (long double)x[0];
+        p[i].y = (long double)y[i] - (long double)y[0];
+    }
+    opt2 q = {(long double)px - (long double)x[0], (long double)py - (long double)y[0]};
+    opt2 *h = p + npts + 1;
+    size_t t = 1;
+    if (npts == 1) {
+        h[0] = p[0];
+    } else {
+        t = hull_build(npts, p, h);
+    }
+    long double dmax = 0.0L, dist = npts == 1 ? seg_dist(q, h[0], h[0]) : INFINITY;
+    int inside = t >= 4; /* at least three vertices and the closing one */
+    for (size_t i = 0; i + 1 < t; i++) {
+        inside = inside && cross(h[i], h[i + 1], q) >= 0.0L;
+        long double d = seg_dist(q, h[i], h[i + 1]);
+        dist = d < dist ? d : dist;
+        for (size_t j = i + 1; j < t; j++) {
+            long double e = seg_dist(h[j], h[i], h[i]);
+            dmax = e > dmax ? e : dmax;
+        }
+    }
+    free(p);
+    *diam = (double)dmax;
+    return inside ? 0.0 : (double)dist;
 }
 
 double oracle_hull_area(size_t npts, const double *x, const double *y)

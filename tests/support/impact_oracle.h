@@ -127,6 +127,16 @@ size_t oracle_reference(size_t n, size_t m, const double *M, const double *Jn,
 double oracle_hull_area(size_t npts, const double *x, const double *y);
 
 /**
+ * Distance from the point (px, py) to the convex hull of the npts points (x[i], y[i]): 0 when
+ * it lies inside or on the hull, else its distance to the nearest hull edge (long double
+ * arithmetic, as oracle_hull_area); *diam is the hull's diameter (largest distance between
+ * two of its vertices). For one or two distinct points the hull is a point or a segment. -1
+ * for npts = 0, NULL pointers, non-finite coordinates or when malloc fails.
+ */
+double oracle_hull_outside(size_t npts, const double *x, const double *y, double px, double py,
+                           double *diam);
+
+/**
  * Coverage of the reference set B (nb points of n coordinates, row-major) by the set A (na
  * points) in the projection (x, y) = (p0·v, p1·v), p0 and p1 of length n:
  *   coverage = area(hull(A)) / area(hull(A ∪ B)), in [0, 1].
