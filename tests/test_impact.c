@@ -776,7 +776,7 @@ static void test_impact_errors(void)
     pol.dwell = vp;
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ALIAS);
     pol.dwell = dwell;
-    pol.kind = (nsm_policy_kind)8;
+    pol.kind = (nsm_policy_kind)9;
     CU_ASSERT_EQUAL(SOLVE(3, 2, P.M, lw), NSM_ERR_ARG);
     pol.kind = NSM_POLICY_SEQUENTIAL;
     opts.steps = 0;

@@ -156,7 +156,7 @@ typedef enum nsm_policy_kind {
                                       drives vdirᵀv+ up (a user's objective, e.g. the forward
                                       speed after touchdown; the outcome set's fan over the
                                       caller's projection planes) */
-    NSM_POLICY_SCHEDULE = 7      /**< an explicit bang-bang schedule: the m phases are run
+    NSM_POLICY_SCHEDULE = 7,     /**< an explicit bang-bang schedule: the m phases are run
                                       `hold` times (cycles); in each cycle, phase k = 0 .. m-1,
                                       contact order[k] acts alone for dwell[k]·S of normal
                                       impulse or until it stops penetrating, whichever comes
@@ -170,6 +170,13 @@ typedef enum nsm_policy_kind {
                                       event (closer than hmin: stepped over, a forced
                                       segment). No contact is held
                                       (docs/math.md, "Exploring the set") */
+    NSM_POLICY_MOREAU = 8        /**< simultaneous, with ratios equal to the normal impulses
+                                      of Moreau's impulse (0 <= u+_n ⊥ P_n >= 0, Coulomb's law
+                                      on the post-impact slip: a Moreau–Jean time-stepper's
+                                      answer), found by projected Gauss–Seidel from the
+                                      problem (docs/math.md (I13)); each ratio at least 1e-12
+                                      of the largest. Where a constant-ratio history reaches
+                                      Moreau's v+, this run does. No array is read */
 } nsm_policy_kind;
 
 /** Most cycles of a schedule (NSM_POLICY_SCHEDULE's `hold`). */

@@ -626,6 +626,14 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     if (!impact_start(n, m, M, vm, u, opts, tmp, &inf)) {
         return NSM_ERR_OVERFLOW; /* the bound (energy) or the final check has no meaning */
     }
+    /* Moreau's run: the simultaneous policy with ratios from Moreau's impulse, kept where J
+       was (J is not read after impact_prepare); Gauss–Seidel's impulse in ls (scratch) */
+    double *ratios = work + n * n;
+    nsm_impact_policy moreau = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL, NULL};
+    if (pol->kind == NSM_POLICY_MOREAU) {
+        nsm_impact_moreau(m, W, u, mu, v.ls, ratios);
+        pol = &moreau;
+    }
     nsm_status rs = NSM_OK;
     int wedge = 0;
     int trivial = nsm_impact_count_pen(m, u, opts->ntol) == 0;

@@ -191,6 +191,9 @@ static int kind_fault(size_t m, const nsm_impact_policy *pol, const nsm_impact_o
         }
         return pol->hold >= 1 ? F_NONE : F_HOLD;
     }
+    if (pol->kind == NSM_POLICY_MOREAU) {
+        return F_NONE; /* its ratios come from the problem (moreau.c) */
+    }
     if (pol->kind == NSM_POLICY_EXTREMAL_V) {
         /* its n entries are data: checked for finiteness with v_minus (impact.c) */
         if (pol->vdir == NULL) {

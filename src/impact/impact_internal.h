@@ -87,7 +87,8 @@ typedef struct impact_vecs {
       (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_SIMULTANEOUS ||
        pol->kind == NSM_POLICY_SAMPLED || pol->kind == NSM_POLICY_PRIORITY ||
        pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_EXTREMAL ||
-       pol->kind == NSM_POLICY_EXTREMAL_V || pol->kind == NSM_POLICY_SCHEDULE) &&
+       pol->kind == NSM_POLICY_EXTREMAL_V || pol->kind == NSM_POLICY_SCHEDULE ||
+       pol->kind == NSM_POLICY_MOREAU) &&
       ((pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
         pol->kind == NSM_POLICY_SCHEDULE) ==>
        pol->order != \null) &&
@@ -382,6 +383,27 @@ double nsm_impact_arc(const double *B, double mu, const double *x0, double top, 
 int nsm_impact_arc_segment(size_t m, const double *W, const double *mu, double top,
                            double hp, double hmin, double ztol, double ntol, int exact, int slips,
                            const impact_vecs *v, double *len, size_t *ev);
+
+/* ---- Moreau's impulse (moreau.c) ---- */
+
+/*
+ * The ratios of NSM_POLICY_MOREAU (m) from W and u = J v- (docs/math.md (I13)): the normal
+ * impulses of Moreau's impulse by projected Gauss–Seidel into P (3m, (t1, t2, n) per
+ * contact), each ratio at least 1e-12 of the largest (all 1 when every normal impulse is 0).
+ */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
+    requires \valid_read(mu + (0 .. m - 1));
+    requires \valid(P + (0 .. 3 * m - 1)) && \valid(ratios + (0 .. m - 1));
+    requires \separated(P + (0 .. 3 * m - 1), ratios + (0 .. m - 1), W + (0 .. 9 * m * m - 1),
+                        u + (0 .. 3 * m - 1), mu + (0 .. m - 1));
+    requires \separated(ratios + (0 .. m - 1), W + (0 .. 9 * m * m - 1), u + (0 .. 3 * m - 1),
+                        mu + (0 .. m - 1));
+    assigns P[0 .. 3 * m - 1], ratios[0 .. m - 1];
+    ensures positive: \forall integer c; 0 <= c < m ==> ratios[c] > 0;
+ */
+void nsm_impact_moreau(size_t m, const double *W, const double *u, const double *mu, double *P,
+                       double *ratios);
 
 /* ---- the stepping loop (impact_step.c) ---- */
 

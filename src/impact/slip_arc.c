@@ -320,12 +320,9 @@ double nsm_impact_arc(const double *B, double mu, const double *x0, double top, 
         l[1] *= f;
         l[2] = top;
     }
-    double len = l[2];
+    double len = l[2]; /* <= top (above) */
     if (!(len >= 0.0)) {
         len = 0.0;
-    }
-    if (len > top) {
-        len = top;
     }
     dl[0] = l[0];
     dl[1] = l[1];

@@ -174,7 +174,7 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
     if (pol != NULL) {
         if (!cJSON_IsString(pol)) {
             cli_fail(e, "field 'policy': must be \"simultaneous\", \"sequential\", \"priority\", "
-                        "\"sample\", \"bangbang\", \"schedule\" or \"set\"");
+                        "\"sample\", \"bangbang\", \"schedule\", \"moreau\" or \"set\"");
             return -1;
         }
         if (strcmp(pol->valuestring, "simultaneous") == 0) {
@@ -191,10 +191,12 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
             p->policy = 5;
         } else if (strcmp(pol->valuestring, "schedule") == 0) {
             p->policy = 6;
+        } else if (strcmp(pol->valuestring, "moreau") == 0) {
+            p->policy = 7;
         } else {
             char q[96];
             cli_fail(e, "field 'policy': unknown policy \"%s\" (simultaneous, sequential, "
-                        "priority, sample, bangbang, schedule, set)",
+                        "priority, sample, bangbang, schedule, moreau, set)",
                      cli_quote(pol->valuestring, q, sizeof q));
             return -1;
         }
@@ -482,6 +484,7 @@ static const char *source_name(nsm_policy_kind k)
     case NSM_POLICY_EXTREMAL:
     case NSM_POLICY_EXTREMAL_V: return "extremal";
     case NSM_POLICY_SCHEDULE: return "schedule";
+    case NSM_POLICY_MOREAU: return "moreau";
     default: return "sampled";
     }
 }
@@ -641,6 +644,7 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
                : p->policy == 3 ? NSM_POLICY_PRIORITY
                : p->policy == 4 ? NSM_POLICY_BANGBANG
                : p->policy == 6 ? NSM_POLICY_SCHEDULE
+               : p->policy == 7 ? NSM_POLICY_MOREAU
                                 : NSM_POLICY_SIMULTANEOUS;
     pol.order = p->order;
     pol.ratios = ratios;
@@ -666,6 +670,7 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
         cJSON_AddStringToObject(res, "policy", p->policy == 1   ? "sequential"
                                                : p->policy == 3 ? "priority"
                                                : p->policy == 6 ? "schedule"
+                                               : p->policy == 7 ? "moreau"
                                                                 : "simultaneous");
         add_run(res, p, vp, lam, &info);
         if (s != NSM_OK) {
