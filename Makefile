@@ -181,7 +181,8 @@ asan: $(ASAN_BIN)
 # about 90 s, the other programs 35 s together); it runs as four shards of its tests, first.
 VG_CLI_SHARDS := $(foreach i,0 1 2 3,$(BUILD)/valgrind/test_cli:$(i)/4)
 
-valgrind: $(VG_BIN) $(BUILD)/valgrind/nsm-memcheck
+valgrind: $(VG_BIN) $(BUILD)/valgrind/nsm-memcheck $(BUILD)/examples/arm_cycle
+	@sh scripts/alloc-check.sh $(BUILD)/examples/arm_cycle
 	@rm -rf $(BUILD)/valgrind/nsm-logs && mkdir -p $(BUILD)/valgrind/nsm-logs
 	@NSM_PROP_CASES=$(VG_PROP_CASES) NSM_TEST_RUNNER="$(VALGRIND)" \
 	    NSM_VG_LOGS=$(BUILD)/valgrind/nsm-logs NSM_BIN=$(BUILD)/valgrind/nsm-memcheck \

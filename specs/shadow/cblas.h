@@ -82,6 +82,21 @@ void cblas_dsyrk(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo,
                  const enum CBLAS_TRANSPOSE Trans, const int N, const int K, const double alpha,
                  const double *A, const int lda, const double beta, double *C, const int ldc);
 
+/* y = alpha·A·x + beta·y for symmetric A (N×N, only the Uplo triangle read); unit strides. */
+/*@ requires row_major: order == CblasRowMajor;
+    requires lower: uplo == CblasLower;
+    requires dims: 1 <= n <= 1024;
+    requires lda: lda == n;
+    requires unit_strides: incx == 1 && incy == 1;
+    requires valid_A: \valid_read(a + (0 .. n*n - 1));
+    requires valid_x: \valid_read(x + (0 .. n - 1));
+    requires valid_y: \valid(y + (0 .. n - 1));
+    assigns y[0 .. n - 1] \from alpha, a[0 .. n*n - 1], x[0 .. n - 1], beta, y[0 .. n - 1];
+ */
+void cblas_dsymv(const enum CBLAS_ORDER order, const enum CBLAS_UPLO uplo, const int n,
+                 const double alpha, const double *a, const int lda, const double *x,
+                 const int incx, const double beta, double *y, const int incy);
+
 /* C (M×N) = alpha·A·B + beta·C (Side = Left, A symmetric M×M) or alpha·B·A + beta·C (Side =
    Right, A symmetric N×N); only the Uplo triangle of A is read; B stored M×N. */
 /*@ requires row_major: Order == CblasRowMajor;

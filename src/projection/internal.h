@@ -191,8 +191,9 @@ void nsm_proj_i_eye_minus_gram(size_t n, size_t r, const double *Yt, double *out
 void nsm_proj_i_apply_p(size_t n, size_t r, const double *Yt, const double *v, double *t,
                         double *out);
 
-/** Ut = Yt·M (r×n, M read on its lower triangle as symmetric) and the lower triangle of
-    H = ½(Yt·Utᵀ + Ut·Ytᵀ) (r×r): MY and YᵀMY for symmetric M (lowrank.c). Nothing for r = 0. */
+/** Ut = Yt·M (r×n, M read on its lower triangle as symmetric) and H = ½(Yt·Utᵀ + Ut·Ytᵀ)
+    (r×r, its lower triangle mirrored): MY and YᵀMY for symmetric M (lowrank.c). Nothing for
+    r = 0. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;
     requires valid_M: \valid_read(M + (0 .. n*n - 1));
     requires valid_Yt: r == 0 || \valid_read(Yt + (0 .. r*n - 1));
@@ -202,7 +203,7 @@ void nsm_proj_i_apply_p(size_t n, size_t r, const double *Yt, const double *v, d
 void nsm_proj_i_gram_m(size_t n, size_t r, const double *M, const double *Yt, double *Ut,
                        double *H);
 
-/** Gt = Ut − ½H·Yt − (μ/2)Yt (r×n, H read on its lower triangle as symmetric) and
+/** Gt = Ut − ½H·Yt − (μ/2)Yt (r×n, H symmetric in full, as nsm_proj_i_gram_m leaves it) and
     out = M − (YtᵀGt + GtᵀYt) (n×n): M̄ = PMP + μQ from the basis (lowrank.c). Lower triangle
     computed (from M's lower triangle), then mirrored: exactly symmetric. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && r <= n;

@@ -9,10 +9,11 @@
  * about 2n²r + 2nr² multiply-adds (MY, H, G, the symmetric rank-2r update), against 2n³ or
  * 4n²m for PMP from explicit products, and tr(PMP) = tr(M) − tr(H) gives μ* without PMP.
  *
- * The products are level-3 BLAS calls that exploit symmetry (dsyrk, dsymm, dsyr2k; no dgemm),
- * arguments checked by the caller (contracts in specs/shadow/cblas.h). They read and write
+ * The products are BLAS calls that exploit symmetry (dsyrk, dsymv, dsyr2k; dgemm for H·Yt with
+ * H mirrored), arguments checked by the caller (contracts in specs/shadow/cblas.h). They read
  * lower triangles only (M included: M is symmetric within sym_rtol); every n×n result is then
- * mirrored, so P and M̄ are exactly symmetric.
+ * mirrored, so P and M̄ are exactly symmetric. No dsymm: OpenBLAS's threaded build (Debian's
+ * default) allocates 512 KiB on each call.
  */
 #include <cblas.h>
 #include "internal.h"
@@ -51,10 +52,20 @@ void nsm_proj_i_gram_m(size_t n, size_t r, const double *M, const double *Yt, do
     if (r == 0u) {
         return;
     }
-    cblas_dsymm(CblasRowMajor, CblasRight, CblasLower, (int)r, (int)n, 1.0, M, (int)n, Yt,
-                (int)n, 0.0, Ut, (int)n);
+    /* row k of Ut = M·(row k of Yt): dsymv, not dsymm, whose threaded OpenBLAS build
+       allocates 512 KiB on every call */
+    /*@ loop invariant 0 <= k <= r;
+        loop assigns k, Ut[0 .. r*n - 1];
+        loop variant r - k;
+     */
+    for (size_t k = 0; k < r; k++) {
+        /*@ assert row: k*n + n <= r*n; */
+        cblas_dsymv(CblasRowMajor, CblasLower, (int)n, 1.0, M, (int)n, Yt + k * n, 1, 0.0,
+                    Ut + k * n, 1);
+    }
     cblas_dsyr2k(CblasRowMajor, CblasLower, CblasNoTrans, (int)r, (int)n, 0.5, Yt, (int)n, Ut,
                  (int)n, 0.0, H, (int)r);
+    nsm_proj_i_sym_copy(r, H, H);
 }
 
 void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Yt,
@@ -73,8 +84,9 @@ void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Y
             /*@ assert row: k*n + n <= r*n; */
             nsm_vec_axpy(n, -0.5 * mu, Yt + k * n, Gt + k * n);
         }
-        cblas_dsymm(CblasRowMajor, CblasLeft, CblasLower, (int)r, (int)n, -0.5, H, (int)r, Yt,
-                    (int)n, 1.0, Gt, (int)n);
+        /* H is symmetric in full (nsm_proj_i_gram_m): dgemm (threaded dsymm allocates) */
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)r, (int)n, (int)r, -0.5, H,
+                    (int)r, Yt, (int)n, 1.0, Gt, (int)n);
         cblas_dsyr2k(CblasRowMajor, CblasLower, CblasTrans, (int)n, (int)r, -1.0, Yt, (int)n,
                      Gt, (int)n, 1.0, out, (int)n);
     }
