@@ -635,6 +635,93 @@ static void test_step_convergence(void)
 }
 
 /*
+ * Robot-sized contact counts: sequential runs with m = 8, 12 and 16 contacts (n = 2m + 6,
+ * random SPD M and rows, one contact in five frictionless) against the oracle of
+ * tests/support/spatial_oracle.c, at 4000 steps, to 1e-6 of 1 + max|v-|; a case beyond it
+ * must converge (64 000 steps: within 1e-6, or a quarter of the error at 4000).
+ * NSM_TEST_VERBOSE=1 prints each case.
+ */
+#define BIG_M 16u
+#define BIG_N (2u * BIG_M + 6u)
+typedef struct big_problem {
+    size_t n, m;
+    double M[BIG_N * BIG_N], Jn[BIG_M * BIG_N], Jt[2 * BIG_M * BIG_N], mu[BIG_M], vm[BIG_N];
+} big_problem;
+
+static double big_work[1 << 16];
+
+static nsm_status big_solve(const big_problem *P, size_t steps, double *vp)
+{
+    size_t order[BIG_M];
+    for (size_t c = 0; c < P->m; c++) {
+        order[c] = c;
+    }
+    const nsm_contact_problem prob = {P->n, P->m, 2, P->M, P->Jn, P->Jt, P->mu, P->vm};
+    const nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 0, 1, NULL, NULL, NULL};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = steps;
+    double lam[3 * BIG_M];
+    nsm_impact_result res = {vp, lam, {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0, 0, 0}};
+    size_t lw = nsm_impact_work(P->n, P->m);
+    CU_ASSERT_FATAL(lw > 0 && lw <= sizeof big_work / sizeof big_work[0]);
+    return nsm_impact_solve(&prob, &pol, &opts, &res, big_work, lw);
+}
+
+/* CLAIM: impact.h NSM_POLICY_SEQUENTIAL, d = 2, with up to 16 contacts (docs/math.md (I12)) */
+static void test_spatial_sequential_many(void)
+{
+    static const size_t ms[3] = {8, 12, 16};
+    size_t cases = prop_cases(12), compared = 0, within = 0;
+    double worst = 0.0;
+    for (size_t k = 0; k < cases; k++) {
+        nsm_rng rng;
+        nsm_rng_seed(&rng, prop_base_seed() + 9000 + k);
+        static big_problem P;
+        P.m = ms[k % 3];
+        P.n = 2 * P.m + 6;
+        prop_spd(&rng, P.n, 10.0, 1.0, P.M);
+        prop_vector(&rng, P.m * P.n, P.Jn);
+        prop_vector(&rng, 2 * P.m * P.n, P.Jt);
+        for (size_t c = 0; c < P.m; c++) {
+            P.mu[c] = nsm_rng_index(&rng, 0, 5) == 0 ? 0.0 : nsm_rng_range(&rng, 0.05, 1.5);
+        }
+        (void)prop_approaching(&rng, P.n, P.m, P.Jn, 0.1, P.vm);
+        size_t order[BIG_M];
+        for (size_t c = 0; c < P.m; c++) {
+            order[c] = c;
+        }
+        double vref[BIG_N], vp[BIG_N];
+        if (sp_oracle_sequential(P.n, P.m, P.M, P.Jn, P.Jt, P.mu, P.vm, order, vref, NULL) !=
+            SP_ORACLE_OK) {
+            continue;
+        }
+        nsm_status st = big_solve(&P, 4000, vp);
+        if (st == NSM_ERR_NOT_CERTIFIED || st == NSM_ERR_NO_BOUND) {
+            continue; /* no a priori bound: not compared */
+        }
+        CU_ASSERT_EQUAL(st, NSM_OK);
+        double scale = 1.0 + tm_maxabs(P.n, P.vm);
+        double e4 = tm_maxabs_diff(P.n, vp, vref) / scale;
+        compared++;
+        double e64 = e4;
+        if (e4 > 1e-6) {
+            CU_ASSERT_EQUAL(big_solve(&P, 64000, vp), NSM_OK);
+            e64 = tm_maxabs_diff(P.n, vp, vref) / scale;
+            CU_ASSERT(refine_converges(e4, e64, INFINITY, 1e-6));
+        } else {
+            within++;
+        }
+        worst = fmax(worst, e4);
+        if (getenv("NSM_TEST_VERBOSE") != NULL) {
+            printf("\n  m %zu n %zu: error %.3g at 4000 steps, %.3g at 64000", P.m, P.n, e4, e64);
+        }
+    }
+    printf(" [compared %zu of %zu: within 1e-6 at 4000 steps %zu (worst %.2g)] ", compared,
+           cases, within, worst);
+    CU_ASSERT(compared * 4 >= cases * 3);
+}
+
+/*
  * Several spatial contacts, sequential policy (docs/math.md: the first penetrating contact of
  * the order acts alone until u_n,c = 0, then the next; a contact pushed back into penetration
  * acts again), against the oracle of tests/support/spatial_oracle.c (the same rule, each
@@ -1073,6 +1160,8 @@ static CU_TestInfo spatial_tests[] = {
     {"spatial impact: dependent tangent rows give the planar problem", test_dependent_rows},
     {"spatial impact: rotating the tangent frames rotates only the impulses", test_frame_rotation},
     {"spatial impact: one contact against the oracle as the step shrinks", test_step_convergence},
+    {"spatial impact: 8 to 16 contacts, sequential, against the oracle",
+     test_spatial_sequential_many},
     {"spatial impact: several contacts, sequential, against the oracle",
      test_spatial_sequential_oracle},
     {"spatial impact: several contacts, simultaneous, against plain explicit steps",

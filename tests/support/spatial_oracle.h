@@ -33,8 +33,8 @@
 
 #include <stddef.h>
 
-#define SP_ORACLE_MAX_N 24u
-#define SP_ORACLE_MAX_M 6u
+#define SP_ORACLE_MAX_N 48u
+#define SP_ORACLE_MAX_M 16u
 #define SP_ORACLE_PHASES 100000u
 #define SP_ORACLE_STEP 0.01
 #define SP_ORACLE_REST 1e-15
