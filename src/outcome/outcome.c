@@ -620,16 +620,15 @@ static void kth_order(size_t m, size_t k, size_t *order)
     }
 }
 
-/* Next state of the orders' Park–Miller generator: state·48271 mod (2^31 - 1) (never 0, the
-   modulus being prime; 1 stands in for it so that the bounds need no number theory). */
-/*@ requires 1 <= s < NSM_PRNG_MOD;
+/* Next state of the orders' Park–Miller generator: state·48271 mod (2^31 - 1) (a state in
+   1 .. 2^31 - 2 stays there, the modulus being prime; the bounds below need only < 2^31 - 1). */
+/*@ requires s < NSM_PRNG_MOD;
     assigns \nothing;
-    ensures 1 <= \result < NSM_PRNG_MOD;
+    ensures \result < NSM_PRNG_MOD;
  */
 static unsigned long order_draw(unsigned long s)
 {
-    unsigned long long p = (unsigned long long)s * 48271ull % (unsigned long long)NSM_PRNG_MOD;
-    return p == 0 ? 1ul : (unsigned long)p;
+    return (unsigned long)((unsigned long long)s * 48271ull % (unsigned long long)NSM_PRNG_MOD);
 }
 
 /* Chosen order k < 4m of a set with m > NSM_OUTCOME_MAX_ORDERS_M contacts: k < m the
@@ -658,7 +657,7 @@ static void chosen_order(size_t m, size_t k, unsigned long seed, size_t *order)
     const unsigned long mod1 = NSM_PRNG_MOD - 1ul;
     unsigned long s = 1ul + (seed % mod1 + 104729ul * (unsigned long)k) % mod1;
     /*@ loop invariant 0 <= i <= m - 1;
-        loop invariant 1 <= s < NSM_PRNG_MOD;
+        loop invariant s < NSM_PRNG_MOD;
         loop invariant \forall integer q; 0 <= q < m ==> order[q] < m;
         loop assigns i, s, order[0 .. m - 1];
         loop variant i;
