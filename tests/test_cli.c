@@ -753,7 +753,7 @@ static void test_impact_set(void)
     /* the runs of nsm_outcome_set_proj with the file's two projection planes: the base runs,
        then NSM_OUTCOME_PLANE_DIRS extremal runs in generalized velocities per plane */
     const double planes[12] = {1, 0, 0, 0, 1, 0, Jt[0], Jt[1], Jt[2], Jn[3], Jn[4], Jn[5]};
-    enum { CAP = 2 * NH + 37 + 2 * NSM_OUTCOME_PLANE_DIRS };
+    enum { CAP = 2 * NH + 37 + 4 + (NH + 7) / 8 + 2 * NSM_OUTCOME_PLANE_DIRS };
     const size_t total = args_outcome_count(2, NH, 2);
     CU_ASSERT_EQUAL_FATAL(total, args_outcome_count(2, NH, 0) + 2 * NSM_OUTCOME_PLANE_DIRS);
     static double work[4096], vplus[CAP * 3];
@@ -882,14 +882,15 @@ static void test_impact_set_spatial(void)
     char *out, *err;
     cJSON *res = impact_result(path, "set", &out, &err);
     const size_t total = args_outcome_count(K, NH, 0);
-    static double work[4096], vplus[(2 * NH + 37) * N];
-    static nsm_status status[2 * NH + 37];
-    static nsm_policy_kind kind[2 * NH + 37];
+    enum { CAP = 2 * NH + 37 + 4 + (NH + 7) / 8 }; /* nsm_outcome_count(2, NH) */
+    static double work[4096], vplus[CAP * N];
+    static nsm_status status[CAP];
+    static nsm_policy_kind kind[CAP];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 400;
     CU_ASSERT_EQUAL_FATAL(args_outcome_set_d(N, K, 2, M, Jn, Jt, mu, v, &opts, NH, 0, 400,
-                                            2 * NH + 37, vplus, status, kind, &nruns, &acc, work,
+                                            CAP, vplus, status, kind, &nruns, &acc, work,
                                             nsm_outcome_work(N, K)),
                           NSM_OK);
     const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");

@@ -11,6 +11,10 @@
 #include "contact_fixtures.h"
 #include "nsmech.h"
 
+/* Runs of a two-contact set with ns histories (outcome.h, nsm_outcome_count): 2 + 2 orders,
+   1 simultaneous, 32 extremal, ns bang-bang, ns schedules, 4 + ceil(ns / 8) constant ratios. */
+#define RUNS_M2(ns) (2 * (ns) + 37 + 4 + ((ns) + 7) / 8)
+
 /*
  * The outcome set of the box moving down into the floor-wall corner (v- = (1, -1, 0)) against
  * the oracle's reference set (every sequential order and 4096 random bang-bang histories of
@@ -52,10 +56,10 @@ static size_t accepted_points(size_t n, size_t m, const double *M, const double 
 
 static size_t corner_set(const problem *P, size_t nhist, double *pts)
 {
-    static double v[(2 * COV_HIST + 37) * 3], work[4096];
-    static nsm_status st[2 * COV_HIST + 37];
-    static nsm_policy_kind kd[2 * COV_HIST + 37];
-    return accepted_points(3, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, nhist, 2 * COV_HIST + 37, v, st,
+    static double v[(RUNS_M2(COV_HIST)) * 3], work[4096];
+    static nsm_status st[RUNS_M2(COV_HIST)];
+    static nsm_policy_kind kd[RUNS_M2(COV_HIST)];
+    return accepted_points(3, 2, P->M, P->Jn, P->Jt, P->mu, P->vm, nhist, RUNS_M2(COV_HIST), v, st,
                            kd, work, pts);
 }
 
@@ -64,7 +68,7 @@ static void test_outcome_coverage(void)
 {
     problem P;
     corner_problem(&P);
-    static double lib[(2 * COV_HIST + 37) * 3], ref[(COV_REF + 2) * 3];
+    static double lib[(RUNS_M2(COV_HIST)) * 3], ref[(COV_REF + 2) * 3];
     size_t na = corner_set(&P, COV_HIST, lib);
     oracle_stats os;
     size_t nb = oracle_reference(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, COV_REF, 1, 0, COV_REF + 2,
@@ -89,7 +93,7 @@ static void test_outcome_coverage(void)
     }
     /* the hull of (v0, v1) never shrinks as the budget doubles */
     double prev = 0.0;
-    static double x[2 * COV_HIST + 37], y[2 * COV_HIST + 37];
+    static double x[RUNS_M2(COV_HIST)], y[RUNS_M2(COV_HIST)];
     for (size_t nh = 64; nh <= COV_HIST; nh *= 2) {
         size_t k = corner_set(&P, nh, lib);
         for (size_t i = 0; i < k; i++) {
@@ -112,7 +116,8 @@ static void test_outcome_coverage(void)
  * the default step, as the claim is stated; the set's extent in (v0, v1) changes with the
  * step (docs/benchmarks.md, "Coverage at half the step").
  */
-enum { BALL_COV_HIST = 64, BALL_COV_REF = 256, BALL_COV_RUNS = 2 * 120 + 1 + 200 + 2 * BALL_COV_HIST };
+enum { BALL_COV_HIST = 64, BALL_COV_REF = 256,
+       BALL_COV_RUNS = 2 * 120 + 1 + 200 + 2 * BALL_COV_HIST + 10 + BALL_COV_HIST / 8 };
 
 /* CLAIM: outcome.h nsm_outcome_set: long dwells reach the set's extremes */
 static void test_outcome_coverage_ball_stack(void)
@@ -148,22 +153,26 @@ static void test_outcome_set(void)
     problem P;
     boxwall(&P);
     enum { NS = 200 };
-    static double work[4096], vplus[(2 * NS + 37) * 3], big[8192];
-    static nsm_status status[2 * NS + 37];
-    static nsm_policy_kind kind[2 * NS + 37];
+    static double work[4096], vplus[(RUNS_M2(NS)) * 3], big[8192];
+    static nsm_status status[RUNS_M2(NS)];
+    static nsm_policy_kind kind[RUNS_M2(NS)];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 500;
     size_t lw = nsm_outcome_work(3, 2);
     /* header: m! sequential + m! priority orders + 1 simultaneous + 8m² extremal directions
        + nsamples bang-bang + nsamples schedules */
-    CU_ASSERT_EQUAL(args_outcome_count(2, NS, 0), 2 + 2 + 1 + 32 + 2 * NS);
-    CU_ASSERT_EQUAL(args_outcome_count(7, NS, 0), 0);
-    CU_ASSERT_EQUAL(args_outcome_count(3, 5, 0), 6 + 6 + 1 + 72 + 5 + 5);
+    CU_ASSERT_EQUAL(args_outcome_count(2, NS, 0), 2 + 2 + 1 + 32 + 2 * NS + 4 + NS / 8);
+    CU_ASSERT_EQUAL(args_outcome_count(17, NS, 0), 0);
+    CU_ASSERT_EQUAL(args_outcome_count(3, 5, 0), 6 + 6 + 1 + 72 + 5 + 5 + 6 + 1);
+    /* beyond 6 contacts 4m chosen orders and 8m fan directions: 18m + 1 + 2 nsamples +
+       ceil(nsamples / 8) */
+    CU_ASSERT_EQUAL(args_outcome_count(7, NS, 0), 18 * 7 + 1 + 2 * NS + NS / 8);
+    CU_ASSERT_EQUAL(args_outcome_count(16, 5, 0), 18 * 16 + 1 + 2 * 5 + 1);
     CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5,
-                                          2 * NS + 37, vplus, status, kind, &nruns, &acc, work, lw),
+                                          RUNS_M2(NS), vplus, status, kind, &nruns, &acc, work, lw),
                           NSM_OK);
-    CU_ASSERT_EQUAL(nruns, 2 * NS + 37);
+    CU_ASSERT_EQUAL(nruns, RUNS_M2(NS));
     CU_ASSERT(acc <= nruns);
     CU_ASSERT(acc >= nruns - nruns / 100);
     CU_ASSERT_EQUAL(kind[0], NSM_POLICY_SEQUENTIAL);
@@ -179,6 +188,9 @@ static void test_outcome_set(void)
     }
     for (size_t r = NS + 37; r < 2 * NS + 37; r++) {
         CU_ASSERT_EQUAL(kind[r], NSM_POLICY_SCHEDULE);
+    }
+    for (size_t r = 2 * NS + 37; r < RUNS_M2(NS); r++) {
+        CU_ASSERT_EQUAL(kind[r], NSM_POLICY_SIMULTANEOUS);
     }
     size_t nacc = 0;
     for (size_t r = 0; r < nruns; r++) {
@@ -237,24 +249,24 @@ static void test_outcome_set(void)
         CU_ASSERT(es != NSM_OK || tm_maxabs_diff(3, vp, vplus + 3 * (5 + fan[q].j)) == 0.0);
     }
     /* errors */
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, 0, 99, 5, RUNS_M2(NS),
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, NS + 2,
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 0, RUNS_M2(NS),
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 7, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 17, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, RUNS_M2(NS),
                                     vplus, status, kind, &nruns, &acc, work, lw), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, RUNS_M2(NS),
                                     vplus, status, kind, &nruns, &acc, work, lw - 1),
                     NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, RUNS_M2(NS),
                                     NULL, status, kind, &nruns, &acc, work, lw), NSM_ERR_NULL);
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, RUNS_M2(NS),
                                     big, status, kind, &nruns, &acc, big + 300, lw),
                     NSM_ERR_ALIAS);
     P.M[0] = -1;
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, 2 * NS + 37,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5, RUNS_M2(NS),
                                     vplus, status, kind, &nruns, &acc, work, lw),
                     NSM_ERR_NOT_SPD);
 }
@@ -279,7 +291,8 @@ static void test_outcome_policy(void)
     nsm_impact_policy pol;
     /* m = 3, 5 histories, hold 5: runs 0-5 sequential and 6-11 priority, each over the six
        orders in lexicographic order (listed here), 12 simultaneous, 13-84 extremal, 85-89
-       bang-bang with seeds 99 + j and dwell caps 1, 2, 4, 1, 2, 90-94 schedules */
+       bang-bang with seeds 99 + j and dwell caps 1, 2, 4, 1, 2, 90-94 schedules, 95-101
+       constant ratios (6 heavy or light on one contact, 1 Halton point) */
     static const size_t lex[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                      {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     for (size_t r = 0; r < 12; r++) {
@@ -368,7 +381,7 @@ static void test_outcome_policy(void)
     }
     /* errors: the bad argument's status, nothing written */
     pol.kind = NSM_POLICY_SAMPLED;
-    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 95, &store, &pol),
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 102, &store, &pol),
                     NSM_ERR_ARG);
     CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, NULL, &pol), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, &store, NULL), NSM_ERR_NULL);
@@ -385,7 +398,7 @@ static void test_outcome_policy(void)
     CU_ASSERT_EQUAL(policy_of_run(3, NULL, 0, 99, 5, 0, &store, &pol), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 0, 0, &store, &pol), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(policy_of_run(0, NULL, 5, 99, 5, 0, &store, &pol), NSM_ERR_SIZE);
-    CU_ASSERT_EQUAL(policy_of_run(7, NULL, 5, 99, 5, 0, &store, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(policy_of_run(17, NULL, 5, 99, 5, 0, &store, &pol), NSM_ERR_SIZE);
     CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, &store,
                                   (nsm_impact_policy *)(void *)(store.dir + 1)),
                     NSM_ERR_ALIAS);
@@ -395,14 +408,14 @@ static void test_outcome_policy(void)
     problem P;
     boxwall(&P);
     enum { NS = 40 };
-    static double work[4096], vplus[(2 * NS + 37) * 3];
-    static nsm_status status[2 * NS + 37];
-    static nsm_policy_kind kind[2 * NS + 37];
+    static double work[4096], vplus[(RUNS_M2(NS)) * 3];
+    static nsm_status status[RUNS_M2(NS)];
+    static nsm_policy_kind kind[RUNS_M2(NS)];
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 300;
     CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 7, 300,
-                                          2 * NS + 37, vplus, status, kind, &nruns, &acc, work,
+                                          RUNS_M2(NS), vplus, status, kind, &nruns, &acc, work,
                                           nsm_outcome_work(3, 2)),
                           NSM_OK);
     size_t same = 0;
@@ -432,7 +445,7 @@ static void test_outcome_set_spatial(void)
     problem P;
     boxwall(&P);
     P.vm[1] = -1.0; /* down into the corner: both contacts act, the set is not one point */
-    enum { NS = 256, NR = 2 * NS + 37 };
+    enum { NS = 256, NR = RUNS_M2(NS) };
     static double work[4096], vp1[NR * 3], vp2[NR * 3], Jt2[12], ok1[NR * 3], ok2[NR * 3];
     static nsm_status st1[NR], st2[NR];
     static nsm_policy_kind k1[NR], k2[NR];
@@ -516,30 +529,30 @@ static void test_impact_opts_null(void)
     CU_ASSERT_EQUAL(lo, 9 + 6 * 2 * 3 + 9 * 4 + 26 * 2 + 3 + 3 * 2 + 3);
     CU_ASSERT_EQUAL(nsm_outcome_work(3, 0), 0);
     CU_ASSERT_EQUAL(nsm_outcome_work(0, 2), 0);
-    CU_ASSERT_EQUAL(nsm_outcome_work(3, NSM_OUTCOME_MAX_ORDERS_M + 1), 0);
-    double va[41 * 3], vb[41 * 3];
-    nsm_status sa[41], sb[41];
-    nsm_policy_kind ka[41], kb[41];
+    CU_ASSERT_EQUAL(nsm_outcome_work(3, NSM_OUTCOME_MAX_M + 1), 0);
+    double va[RUNS_M2(2) * 3], vb[RUNS_M2(2) * 3];
+    nsm_status sa[RUNS_M2(2)], sb[RUNS_M2(2)];
+    nsm_policy_kind ka[RUNS_M2(2)], kb[RUNS_M2(2)];
     size_t na = 0, nb = 0, aa = 0, ab = 0;
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, RUNS_M2(2), vb, sb,
                                     kb, &nb, &ab, work, lo - 1),
                     NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, 41,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &dflt, 2, 7, 3, RUNS_M2(2),
                                           va, sa, ka, &na, &aa, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, RUNS_M2(2),
                                           vb, sb, kb, &nb, &ab, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL(na, 41);
-    CU_ASSERT_EQUAL(nb, 41);
+    CU_ASSERT_EQUAL(na, RUNS_M2(2));
+    CU_ASSERT_EQUAL(nb, RUNS_M2(2));
     CU_ASSERT(memcmp(va, vb, sizeof va) == 0);
     /* the run records over an input, v_plus, the work or each other: NSM_ERR_ALIAS */
     static double pool[64];
     memcpy(pool, P.M, 9 * sizeof *pool);
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, pool, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, RUNS_M2(2), vb,
                                     (nsm_status *)(void *)(pool + 4), kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb, sb,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, RUNS_M2(2), vb, sb,
                                     (nsm_policy_kind *)(void *)(vb + 100), &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
     /* the counts (fields of the result struct) over the work or the statuses */
@@ -548,16 +561,16 @@ static void test_impact_opts_null(void)
     nsm_outcome_result *rw =
         (nsm_outcome_result *)(void *)((char *)(void *)(work + lo - 1) -
                                        offsetof(nsm_outcome_result, nruns));
-    *rw = (nsm_outcome_result){41, vb, sb, kb, 0, 0};
+    *rw = (nsm_outcome_result){RUNS_M2(2), vb, sb, kb, 0, 0};
     CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &oo, rw, work, lo), NSM_ERR_ALIAS);
     static union {
-        nsm_status st[41];
+        nsm_status st[RUNS_M2(2)];
         nsm_outcome_result r[4];
     } rpool;
-    rpool.r[1] = (nsm_outcome_result){41, vb, rpool.st, kb, 0, 0};
+    rpool.r[1] = (nsm_outcome_result){RUNS_M2(2), vb, rpool.st, kb, 0, 0};
     CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &oo, &rpool.r[1], work, lo), NSM_ERR_ALIAS);
     /* the structs: NULL problem, options or result, a NULL array in them */
-    nsm_outcome_result rr = {41, vb, sb, kb, 0, 0};
+    nsm_outcome_result rr = {RUNS_M2(2), vb, sb, kb, 0, 0};
     CU_ASSERT_EQUAL(nsm_outcome_set(NULL, &oo, &rr, work, lo), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(nsm_outcome_set(&prob, NULL, &rr, work, lo), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &oo, NULL, work, lo), NSM_ERR_NULL);
@@ -568,7 +581,7 @@ static void test_impact_opts_null(void)
        read the inputs), v_plus untouched */
     memcpy(work + 5, P.M, 9 * sizeof *work);
     double vb0 = vb[0];
-    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, work + 5, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41, vb,
+    CU_ASSERT_EQUAL(args_outcome_set1(3, 2, work + 5, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, RUNS_M2(2), vb,
                                     sb, kb, &nb, &ab, work, lo),
                     NSM_ERR_ALIAS);
     CU_ASSERT(vb[0] == vb0);
@@ -579,14 +592,14 @@ static void test_impact_opts_null(void)
         double d[128];
     } opool;
     opool.opts = args_outcome_opts(&dflt, 2, 7, 3);
-    nsm_outcome_result ro = {41, opool.d, sb, kb, 0, 0};
+    nsm_outcome_result ro = {RUNS_M2(2), opool.d, sb, kb, 0, 0};
     CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &opool.opts, &ro, work, lo), NSM_ERR_ALIAS);
     static union {
         nsm_outcome_opts opts;
         double d[4096];
     } wpool;
     wpool.opts = args_outcome_opts(&dflt, 2, 7, 3);
-    nsm_outcome_result rv = {41, vb, sb, kb, 0, 0};
+    nsm_outcome_result rv = {RUNS_M2(2), vb, sb, kb, 0, 0};
     CU_ASSERT_EQUAL(nsm_outcome_set(&prob, &wpool.opts, &rv, wpool.d, lo), NSM_ERR_ALIAS);
     CU_ASSERT(memcmp(pool, P.M, 9 * sizeof *pool) == 0);
 }
@@ -598,7 +611,7 @@ static void test_impact_opts_null(void)
 /* CLAIM: outcome.h nsm_outcome_set_proj: the runs of nsm_outcome_set_d, then plane runs */
 static void test_outcome_set_proj(void)
 {
-    enum { NS = 16, HOLD = 64, NPL = 2, CAP = 2 + 2 + 1 + 32 + 2 * NS + NPL * 32 };
+    enum { NS = 16, HOLD = 64, NPL = 2, CAP = RUNS_M2(NS) + NPL * 32 };
     double M[9], Jn[6], Jt[6], mu[2], vm[3];
     box_corner_problem(M, Jn, Jt, mu, vm);
     const double planes[2 * NPL * 3] = {1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1};
@@ -608,7 +621,7 @@ static void test_outcome_set_proj(void)
     size_t total = args_outcome_count(2, NS, NPL);
     CU_ASSERT_EQUAL_FATAL(total, CAP);
     CU_ASSERT_EQUAL(args_outcome_count(2, NS, NSM_OUTCOME_MAX_PLANES + 1), 0);
-    CU_ASSERT_EQUAL(args_outcome_count(7, NS, 1), 0);
+    CU_ASSERT_EQUAL(args_outcome_count(17, NS, 1), 0);
     static double work[4096], va[CAP * 3], vb[CAP * 3];
     static nsm_status sa[CAP], sb[CAP];
     static nsm_policy_kind ka[CAP], kb[CAP];
@@ -736,19 +749,261 @@ static void test_outcome_overflow_rows(void)
     P.Jn[1] = 1e10;
     static double work[4096];
     size_t lo = nsm_outcome_work(3, 2);
-    double vp[41 * 3];
-    nsm_status st[41];
-    nsm_policy_kind kd[41];
+    double vp[RUNS_M2(2) * 3];
+    nsm_status st[RUNS_M2(2)];
+    nsm_policy_kind kd[RUNS_M2(2)];
     size_t nr = 0, acc = 0;
-    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, 41,
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, NULL, 2, 7, 3, RUNS_M2(2),
                                           vp, st, kd, &nr, &acc, work, lo),
                           NSM_OK);
-    CU_ASSERT_EQUAL(nr, 41);
+    CU_ASSERT_EQUAL(nr, RUNS_M2(2));
     CU_ASSERT_EQUAL(acc, 0);
-    for (size_t r = 0; r < 41; r++) {
+    for (size_t r = 0; r < RUNS_M2(2); r++) {
         CU_ASSERT_EQUAL(st[r], NSM_ERR_OVERFLOW);
         CU_ASSERT(memcmp(vp + 3 * r, P.vm, 3 * sizeof *vp) == 0);
     }
+}
+
+/*
+ * The constant-ratio runs (outcome.h, nsm_outcome_set: the 2m + ceil(nsamples / 8) runs after
+ * the schedules, NSM_POLICY_SIMULTANEOUS with unequal ratios) on random planar problems (n 2-8,
+ * m 1-3, 16 histories, 200 steps; 30 cases): each run's policy from nsm_outcome_policy is
+ * simultaneous with positive finite ratios (heavy and light on each contact, then powers of two in
+ * [1/64, 64]); solving with it gives the set's status and row bit for bit (the set contains
+ * its constant-ratio outcomes); every accepted one keeps the invariants: energy does not
+ * increase, every impulse in its cone, no contact penetrating beyond info.check_tol.
+ */
+enum { RATIO_NS = 16 };
+
+static int prop_ratio_runs(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    problem P;
+    P.n = nsm_rng_index(rng, 2, MAXN);
+    P.m = nsm_rng_index(rng, 1, 3);
+    prop_spd(rng, P.n, 10.0, 1.0, P.M);
+    prop_vector(rng, P.m * P.n, P.Jn);
+    prop_vector(rng, P.m * P.n, P.Jt);
+    for (size_t c = 0; c < P.m; c++) {
+        P.mu[c] = nsm_rng_index(rng, 0, 3) == 0 ? 0.0 : nsm_rng_range(rng, 0.05, 1.5);
+    }
+    (void)prop_approaching(rng, P.n, P.m, P.Jn, 0.1, P.vm);
+    enum { CAP = 2 * 24 + 1 + 8 * 16 + 2 * RATIO_NS + 8 + 2 };
+    static double v[CAP * MAXN], work[4096];
+    static nsm_status st[CAP];
+    static nsm_policy_kind kd[CAP];
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 200;
+    size_t n = P.n, m = P.m, nr = 0, acc = 0;
+    size_t total = args_outcome_count(m, RATIO_NS, 0);
+    size_t first = total - (2 * m + RATIO_NS / 8);
+    if (total > CAP || nsm_outcome_work(n, m) > 4096) {
+        snprintf(msg, msglen, "count %zu or workspace beyond the test's arrays", total);
+        return 1;
+    }
+    unsigned long seed = (unsigned long)nsm_rng_index(rng, 0, 1000);
+    nsm_status s = args_outcome_set1(n, m, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, RATIO_NS, seed,
+                                     64, CAP, v, st, kd, &nr, &acc, work, 4096);
+    if (s != NSM_OK || nr != total) {
+        snprintf(msg, msglen, "set: status %d, %zu runs of %zu", (int)s, nr, total);
+        return 1;
+    }
+    const nsm_outcome_opts oo = args_outcome_opts(&opts, RATIO_NS, seed, 64);
+    for (size_t r = first; r < total; r++) {
+        nsm_policy_store store;
+        nsm_impact_policy pol;
+        if (nsm_outcome_policy(m, &oo, r, &store, &pol) != NSM_OK ||
+            pol.kind != NSM_POLICY_SIMULTANEOUS || kd[r] != NSM_POLICY_SIMULTANEOUS) {
+            snprintf(msg, msglen, "run %zu: not a simultaneous run", r);
+            return 1;
+        }
+        double lo = INFINITY, hi = 0.0;
+        for (size_t c = 0; c < m; c++) {
+            lo = fmin(lo, store.ratios[c]);
+            hi = fmax(hi, store.ratios[c]);
+        }
+        size_t j = r - first;
+        if (!(lo >= 1.0 / 64 && hi <= 64.0) || (m > 1 && j < 2 * m && hi != 16.0 * lo)) {
+            snprintf(msg, msglen, "run %zu: ratios in [%g, %g]", r, lo, hi);
+            return 1;
+        }
+        double vp[MAXN], L[2 * MAXM];
+        nsm_impact_info info;
+        nsm_status rs = run_policy(&P, &pol, &opts, vp, L, &info);
+        if (rs != st[r] || (rs == NSM_OK && tm_maxabs_diff(n, vp, v + n * r) != 0.0)) {
+            snprintf(msg, msglen, "run %zu: replay differs (status %d vs %d)", r, (int)rs,
+                     (int)st[r]);
+            return 1;
+        }
+        if (rs != NSM_OK) {
+            continue;
+        }
+        double e0 = 0, e1 = 0;
+        for (size_t i = 0; i < n; i++) {
+            for (size_t k = 0; k < n; k++) {
+                e0 += 0.5 * P.vm[i] * P.M[i * n + k] * P.vm[k];
+                e1 += 0.5 * vp[i] * P.M[i * n + k] * vp[k];
+            }
+        }
+        if (e1 > e0 * (1 + 1e-9) + 1e-14) {
+            snprintf(msg, msglen, "run %zu: energy increased %.17g -> %.17g", r, e0, e1);
+            return 1;
+        }
+        for (size_t c = 0; c < m; c++) {
+            double un = 0;
+            for (size_t i = 0; i < n; i++) {
+                un += P.Jn[c * n + i] * vp[i];
+            }
+            double cone = P.mu[c] * L[2 * c + 1];
+            if (un < -info.check_tol || !(L[2 * c + 1] >= 0.0) ||
+                !(L[2 * c] * L[2 * c] <= cone * cone)) {
+                snprintf(msg, msglen, "run %zu: contact %zu u_n %g, impulse (%g, %g)", r, c, un,
+                         L[2 * c], L[2 * c + 1]);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* CLAIM: outcome.h nsm_outcome_set: constant unequal ratios, replayed by nsm_outcome_policy */
+static void test_outcome_ratio_runs(void)
+{
+    size_t cases = prop_run("constant-ratio runs: valid outcomes, replayed bit for bit",
+                            prop_ratio_runs, NULL, 30);
+    CU_ASSERT(cases > 0);
+}
+
+/* Random spatial problem for the large sets: n = 30, M SPD (condition 10), m contacts with
+   normal rows Jn, two tangent rows each (Jt, 2m×n), mu in [0.2, 1], some contact approaching. */
+enum { BIG_N = 30, BIG_M = 16 };
+
+typedef struct big_problem {
+    double M[BIG_N * BIG_N], Jn[BIG_M * BIG_N], Jt[2 * BIG_M * BIG_N], mu[BIG_M], vm[BIG_N];
+} big_problem;
+
+static void big_random(nsm_rng *rng, size_t m, big_problem *B)
+{
+    prop_spd(rng, BIG_N, 10.0, 1.0, B->M);
+    prop_vector(rng, m * BIG_N, B->Jn);
+    prop_vector(rng, 2 * m * BIG_N, B->Jt);
+    for (size_t c = 0; c < m; c++) {
+        B->mu[c] = nsm_rng_range(rng, 0.2, 1.0);
+    }
+    (void)prop_approaching(rng, BIG_N, m, B->Jn, 0.1, B->vm);
+}
+
+/* 1 if order (m <= BIG_M entries) is a permutation of 0 .. m-1: each value once. */
+static int is_permutation(size_t m, const size_t *order)
+{
+    size_t times[BIG_M] = {0};
+    size_t once = 0;
+    for (size_t i = 0; i < m; i++) {
+        times[order[i] < m ? order[i] : 0] += order[i] < m ? 1 : 2;
+    }
+    for (size_t c = 0; c < m; c++) {
+        once += times[c] == 1;
+    }
+    return once == m;
+}
+
+/*
+ * Sets beyond NSM_OUTCOME_MAX_ORDERS_M contacts (outcome.h, nsm_outcome_count, nsm_outcome_set):
+ * random spatial problems with n = 30 and m = 8 and 16 (16 histories, 200 steps, hold 64): the
+ * set is NSM_OK with nsm_outcome_count(m) = 18m + 1 + 2·16 + 2 runs (4m chosen orders, 8m
+ * fan directions);
+ * every sequential, priority and schedule order is a permutation, the first m sequential
+ * orders are the rotations; runs of each family replay bit for bit with the policy of
+ * nsm_outcome_policy (nsm_impact_solve, d = 2); accepted outcomes do not gain energy.
+ * m = 17 is NSM_ERR_SIZE (set, policy, workspace), m = 16 is not.
+ */
+/* CLAIM: outcome.h nsm_outcome_count: beyond 6 contacts 4m chosen orders, polynomial count */
+static void test_outcome_large_m(void)
+{
+    enum { NS = 16, CAP = 18 * BIG_M + 1 + 2 * NS + NS / 8, LW = 8192 };
+    static big_problem B;
+    static double v[CAP * BIG_N], work[LW];
+    static nsm_status st[CAP];
+    static nsm_policy_kind kd[CAP];
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 200;
+    nsm_rng rng;
+    nsm_rng_seed(&rng, prop_base_seed() + 16);
+    static const size_t ms[2] = {8, BIG_M};
+    for (size_t q = 0; q < 2; q++) {
+        size_t m = ms[q], nr = 0, acc = 0;
+        big_random(&rng, m, &B);
+        size_t total = args_outcome_count(m, NS, 0);
+        CU_ASSERT_EQUAL_FATAL(total, 18 * m + 1 + 2 * NS + (NS + 7) / 8);
+        CU_ASSERT_FATAL(nsm_outcome_work(BIG_N, m) > 0 && nsm_outcome_work(BIG_N, m) <= LW);
+        CU_ASSERT_EQUAL_FATAL(args_outcome_set_d(BIG_N, m, 2, B.M, B.Jn, B.Jt, B.mu, B.vm, &opts,
+                                                 NS, 11, 64, CAP, v, st, kd, &nr, &acc, work,
+                                                 LW),
+                              NSM_OK);
+        CU_ASSERT_EQUAL(nr, total);
+        CU_ASSERT(acc > 0);
+        const nsm_outcome_opts oo = args_outcome_opts(&opts, NS, 11, 64);
+        size_t no = 4 * m, fan = 2 * no + 1, bang = fan + 8 * m, sched = bang + NS;
+        size_t ratio = sched + NS, perms = 0;
+        for (size_t r = 0; r < total; r++) {
+            nsm_policy_store store;
+            nsm_impact_policy pol;
+            CU_ASSERT_EQUAL_FATAL(nsm_outcome_policy(m, &oo, r, &store, &pol), NSM_OK);
+            CU_ASSERT_EQUAL(pol.kind, kd[r]);
+            if (r < 2 * no || (r >= sched && r < ratio)) {
+                perms += is_permutation(m, store.order);
+            }
+            if (r < m) {
+                CU_ASSERT_EQUAL(store.order[0], r);
+                CU_ASSERT_EQUAL(store.order[m - 1], (r + m - 1) % m);
+            }
+        }
+        CU_ASSERT_EQUAL(perms, 2 * no + NS);
+        const size_t pick[10] = {0, m, no - 1, no + 3, fan - 1, fan, bang, sched, ratio,
+                                 total - 1};
+        size_t same = 0;
+        for (size_t k = 0; k < 10; k++) {
+            nsm_policy_store store;
+            nsm_impact_policy pol;
+            double vp[BIG_N], L[3 * BIG_M];
+            nsm_impact_info info;
+            size_t r = pick[k];
+            CU_ASSERT_EQUAL_FATAL(nsm_outcome_policy(m, &oo, r, &store, &pol), NSM_OK);
+            nsm_status s = args_impact_solve(BIG_N, m, 2, B.M, B.Jn, B.Jt, B.mu, B.vm, &pol, &opts,
+                                             vp, L, &info, work, LW);
+            same += s == st[r] && (s != NSM_OK || tm_maxabs_diff(BIG_N, vp, v + BIG_N * r) == 0.0);
+        }
+        CU_ASSERT_EQUAL(same, 10);
+        size_t gained = 0;
+        for (size_t r = 0; r < total; r++) {
+            if (st[r] != NSM_OK) {
+                continue;
+            }
+            double e0 = 0, e1 = 0;
+            for (size_t i = 0; i < BIG_N; i++) {
+                for (size_t j = 0; j < BIG_N; j++) {
+                    e0 += 0.5 * B.vm[i] * B.M[i * BIG_N + j] * B.vm[j];
+                    e1 += 0.5 * v[BIG_N * r + i] * B.M[i * BIG_N + j] * v[BIG_N * r + j];
+                }
+            }
+            gained += e1 > e0 * (1 + 1e-9) + 1e-14;
+        }
+        CU_ASSERT_EQUAL(gained, 0);
+        printf(" [m = %zu: %zu runs, %zu accepted]", m, nr, acc);
+    }
+    /* 17 contacts: refused; 16: accepted sizes */
+    size_t nr = 0, acc = 0;
+    nsm_policy_store store;
+    nsm_impact_policy pol;
+    const nsm_outcome_opts oo = args_outcome_opts(&opts, NS, 11, 64);
+    CU_ASSERT_EQUAL(nsm_outcome_work(BIG_N, BIG_M + 1), 0);
+    CU_ASSERT_EQUAL(args_outcome_count(BIG_M + 1, NS, 0), 0);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(BIG_M + 1, &oo, 0, &store, &pol), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(nsm_outcome_policy(BIG_M, &oo, 0, &store, &pol), NSM_OK);
+    CU_ASSERT_EQUAL(args_outcome_set_d(BIG_N, BIG_M + 1, 2, B.M, B.Jn, B.Jt, B.mu, B.vm, &opts, NS,
+                                       11, 64, CAP, v, st, kd, &nr, &acc, work, LW),
+                    NSM_ERR_SIZE);
+    printf(" ");
 }
 
 static CU_TestInfo outcome_tests[] = {
@@ -766,6 +1021,9 @@ static CU_TestInfo outcome_tests[] = {
      test_outcome_set_proj},
     {"impact, outcome set: opts = NULL means the defaults; outcome workspace query",
      test_impact_opts_null},
+    {"outcome set: constant-ratio runs are valid and replay", test_outcome_ratio_runs},
+    {"outcome set: 8 and 16 spatial contacts, chosen orders, count, 17 refused",
+     test_outcome_large_m},
     CU_TEST_INFO_NULL,
 };
 

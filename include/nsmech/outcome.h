@@ -18,8 +18,30 @@
 extern "C" {
 #endif
 
-/** Largest m for which the outcome set enumerates every sequential order (m! of them). */
+/** Largest m for which the outcome set enumerates every sequential order (m! of them) and
+    runs the full extremal fan (8m²); beyond it, up to NSM_OUTCOME_MAX_M, it runs 4m chosen
+    orders and a fan of 8m directions (nsm_outcome_set). */
 #define NSM_OUTCOME_MAX_ORDERS_M 6u
+
+/** Largest m of an outcome set. */
+#define NSM_OUTCOME_MAX_M 16u
+
+/** Denominator of the constant-ratio runs' off ratios: a run heavy on contact c gives it
+    ratio 1 and the others 1/NSM_OUTCOME_RATIO_SKEW; a run light on c the reverse. */
+#define NSM_OUTCOME_RATIO_SKEW 16u
+
+/*@ // The orders of a set (m! for m <= NSM_OUTCOME_MAX_ORDERS_M, else 4m), its fan (8m², else
+    // 8m) and its base runs: 2 orders + 1 + fan + 2 nsamples + 2m + ceil(nsamples / 8)
+    // (nsm_outcome_count).
+    logic integer nsm_fact(integer m) = m <= 1 ? 1 : m * nsm_fact(m - 1);
+    logic integer nsm_outcome_norders(integer m) =
+      m <= NSM_OUTCOME_MAX_ORDERS_M ? nsm_fact(m) : 4 * m;
+    logic integer nsm_outcome_nfan(integer m) =
+      m <= NSM_OUTCOME_MAX_ORDERS_M ? 8 * m * m : 8 * m;
+    logic integer nsm_outcome_nratio(integer m, integer ns) = 2 * m + (ns + 7) / 8;
+    logic integer nsm_outcome_nbase(integer m, integer ns) =
+      2 * nsm_outcome_norders(m) + 1 + nsm_outcome_nfan(m) + 2 * ns + nsm_outcome_nratio(m, ns);
+ */
 
 /** Choices of the outcome set's extremal runs across the bound: they choose every
     steps / NSM_OUTCOME_EXTREMAL_CHOICES steps (NSM_POLICY_EXTREMAL's hold, at least 1; 4 at
@@ -62,17 +84,25 @@ typedef struct nsm_outcome_opts {
        n > NSM_MAX_DIM || \valid_read(o->planes + (0 .. 2 * o->nplanes * n - 1)));
  */
 
-/** Number of runs of nsm_outcome_set: m! sequential orders + m! priority orders +
-    1 simultaneous (equal ratios) + 8m² extremal directions + nsamples bang-bang histories +
-    nsamples schedules (the base runs, numbered first), + NSM_OUTCOME_PLANE_DIRS·nplanes
-    plane runs; 0 when opts is NULL, m = 0, m > NSM_OUTCOME_MAX_ORDERS_M, nsamples > 10^6 or
-    nplanes > NSM_OUTCOME_MAX_PLANES. (nsamples and nplanes are those of *opts.) */
+/** Number of runs of nsm_outcome_set: N sequential orders + N priority orders +
+    1 simultaneous (equal ratios) + F extremal directions + nsamples bang-bang histories +
+    nsamples schedules + 2m + ceil(nsamples / 8) constant ratios (the base runs, numbered
+    first), + NSM_OUTCOME_PLANE_DIRS·nplanes plane runs, where N = m! and F = 8m² for m <=
+    NSM_OUTCOME_MAX_ORDERS_M (every order), N = 4m (chosen orders) and F = 8m beyond: for
+    m > 6, 18m + 1 + 2·nsamples + ceil(nsamples / 8) + 32·nplanes, linear in m. 0 when
+    opts is NULL, m = 0, m > NSM_OUTCOME_MAX_M, nsamples > 10^6 or nplanes >
+    NSM_OUTCOME_MAX_PLANES. (nsamples and nplanes are those of *opts.) */
 /*@ requires valid_opts: opts == \null || \valid_read(opts);
     assigns \nothing;
-    ensures opts != \null && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && opts->nsamples <= 1000000 &&
+    ensures value: opts != \null && 1 <= m <= NSM_OUTCOME_MAX_M && opts->nsamples <= 1000000 &&
             opts->nplanes <= NSM_OUTCOME_MAX_PLANES ==>
-              1 <= \result <= 1729 + 2 * opts->nsamples + NSM_OUTCOME_PLANE_DIRS * opts->nplanes;
-    ensures !(opts != \null && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+              \result == nsm_outcome_nbase(m, opts->nsamples) +
+                         NSM_OUTCOME_PLANE_DIRS * opts->nplanes;
+    ensures bound: opts != \null && 1 <= m <= NSM_OUTCOME_MAX_M && opts->nsamples <= 1000000 &&
+            opts->nplanes <= NSM_OUTCOME_MAX_PLANES ==>
+              1 <= \result <= 1742 + 2 * opts->nsamples + opts->nsamples / 8 +
+                              NSM_OUTCOME_PLANE_DIRS * opts->nplanes;
+    ensures zero: !(opts != \null && 1 <= m <= NSM_OUTCOME_MAX_M &&
               opts->nsamples <= 1000000 && opts->nplanes <= NSM_OUTCOME_MAX_PLANES) ==>
               \result == 0;
  */
@@ -85,12 +115,12 @@ size_t nsm_outcome_count(size_t m, const nsm_outcome_opts *opts);
 /** Workspace (doubles) for nsm_outcome_set:
     that of nsm_impact_solve plus 3m for Lambda (d = 1 or 2) and n for a plane direction,
     nsm_impact_work(n, m) + 3m + n; 0 if n or m is out of range (m >
-    NSM_OUTCOME_MAX_ORDERS_M included) or the total would exceed NSM_MAX_DIM² (the outcome
+    NSM_OUTCOME_MAX_M included) or the total would exceed NSM_MAX_DIM² (the outcome
     sets then return NSM_ERR_SIZE). */
 /*@ assigns \nothing;
     ensures fits: \result <= NSM_MAX_DIM * NSM_MAX_DIM;
     ensures value: \result == 0 ||
-              (1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+              (1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                \result == nsm_impact_need(n, m) + 3 * m + n);
     ensures pos: \result == 0 || \result >= 3 * m + n + 1;
  */
@@ -145,11 +175,17 @@ typedef struct nsm_outcome_result {
 /**
  * The outcome set of the impact *prob (n, m, d, M, Jn, Jt, mu, v_minus below are its fields;
  * d = 1 planar or 2 spatial): runs nsm_impact_solve with every sequential order (in
- * lexicographic order of the permutations), then with every priority order (same order), then
+ * lexicographic order of the permutations; for m > NSM_OUTCOME_MAX_ORDERS_M with 4m chosen
+ * orders instead: order k < m is the rotation (k, k+1, ..., k-1 mod m), order k >= m a
+ * Fisher–Yates shuffle of the identity (i = m-1 down to 1 swaps i with draw mod (i + 1))
+ * driven by the Park–Miller generator (state·48271 mod 2^31 - 1) from state
+ * 1 + (seed + 104729·k) mod (2^31 - 2): a sample of the orders, not all of them), then with
+ * every priority order (same orders), then
  * simultaneously with equal ratios, then with the extremal rule (NSM_POLICY_EXTREMAL, hold
  * opts->impact.steps / NSM_OUTCOME_EXTREMAL_CHOICES, at least 1) for a fan of 8m² directions over the
  * 2m axes (t, n) of the contact velocities (each axis with both signs, then for each pair of axes a < b the four
- * diagonals ±a ±b; dir has the entry of axis t of contact c at 3c, of n at 3c + 2; the fan
+ * diagonals ±a ±b; for m > NSM_OUTCOME_MAX_ORDERS_M only the pairs (t, n) of one contact, 8m
+ * directions; dir has the entry of axis t of contact c at 3c, of n at 3c + 2; the fan
  * spans the first tangent and the normal of each contact), then
  * with nsamples
  * bang-bang weight histories
@@ -157,14 +193,19 @@ typedef struct nsm_outcome_result {
  * the bit length of `hold`: the histories cycle through the dwell scales 1, 2, 4, ... up to
  * `hold` steps, so that long dwells reach the extremes of the set and short ones its
  * inside; docs/math.md, "Exploring the set"), then with nsamples schedules
- * (NSM_POLICY_SCHEDULE; schedule t takes the order of index t mod m! (lexicographic) and
- * Halton point k = t / m! + 1 + (seed mod 2^20) in m + 1 dimensions (another seed starts
- * further along the sequence), bases 2, 3, 5, 7, 11, 13, 17: for phase i
+ * (NSM_POLICY_SCHEDULE; schedule t takes the order of index t mod N (N the orders above) and
+ * Halton point k = t / N + 1 + (seed mod 2^20) in m + 1 dimensions (another seed starts
+ * further along the sequence), bases the primes 2, 3, 5, ..., 59 in turn: for phase i
  * the dwell level floor(14·h_i) among 0 (skipped), 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
  * 0.6, 0.8, 1, 1.3 and 1e300 (to rest) times S, and 2^floor(4·h_m) cycles (1, 2, 4 or 8):
  * phases that stop a contact short of rest, and contacts that take turns, which is where the
  * extremes of the set lie that every order and the fans miss) (nsamples, seed, hold those of
- * *opts). Contacts at rest are held only for d = 1 (nsm_impact_solve), so the priority runs
+ * *opts), then with 2m + ceil(nsamples / 8) constant unequal ratios (NSM_POLICY_SIMULTANEOUS):
+ * run j < m heavy on contact j (ratio 1, the others 1/NSM_OUTCOME_RATIO_SKEW), m <= j < 2m
+ * light on contact j - m (ratio 1/NSM_OUTCOME_RATIO_SKEW, the others 1), then for
+ * j >= 2m ratio 2^(floor(13·h_c) - 6) for contact c (log-uniform on the powers of two in
+ * [1/64, 64]) with h the Halton point j - 2m + 1 + (seed mod 2^20), bases as the schedules'.
+ * Contacts at rest are held only for d = 1 (nsm_impact_solve), so the priority runs
  * of a spatial set are not held.
  * Then, with projection planes (opts->nplanes > 0), an extremal fan in each of them: for each
  * plane i < nplanes and j < NSM_OUTCOME_PLANE_DIRS, run base + NSM_OUTCOME_PLANE_DIRS·i + j
@@ -186,7 +227,7 @@ typedef struct nsm_outcome_result {
  * Workspace: nsm_outcome_work(n, m) doubles. *opts is read once, before any run.
  * Errors (nothing written but work): NSM_ERR_NULL (prob, opts, res, work, an array of *prob
  * or of *res, or planes with nplanes > 0); NSM_ERR_SIZE (n, m as nsm_impact_solve,
- * m > NSM_OUTCOME_MAX_ORDERS_M); NSM_ERR_ARG (d not 1 or 2, nsamples = 0 or > 10^6, hold = 0,
+ * m > NSM_OUTCOME_MAX_M); NSM_ERR_ARG (d not 1 or 2, nsamples = 0 or > 10^6, hold = 0,
  * nplanes > NSM_OUTCOME_MAX_PLANES, or cap < nsm_outcome_count(m, opts)); NSM_ERR_WORKSPACE;
  * NSM_ERR_ALIAS (res->v_plus or the work over an input (the planes included), each other or
  * opts->impact; status, kind, res->nruns or res->accepted over each other, an input,
@@ -211,12 +252,12 @@ nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_op
                            nsm_outcome_result *res, double *work, size_t lwork);
 
 /** Caller storage for the arrays of a policy of nsm_outcome_policy (m <=
-    NSM_OUTCOME_MAX_ORDERS_M entries used: order m, ratios m, dir 3m, dwell m). */
+    NSM_OUTCOME_MAX_M entries used: order m, ratios m, dir 3m, dwell m). */
 typedef struct nsm_policy_store {
-    size_t order[NSM_OUTCOME_MAX_ORDERS_M];
-    double ratios[NSM_OUTCOME_MAX_ORDERS_M];
-    double dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
-    double dwell[NSM_OUTCOME_MAX_ORDERS_M];
+    size_t order[NSM_OUTCOME_MAX_M];
+    double ratios[NSM_OUTCOME_MAX_M];
+    double dir[3 * NSM_OUTCOME_MAX_M];
+    double dwell[NSM_OUTCOME_MAX_M];
 } nsm_policy_store;
 
 /**
@@ -225,7 +266,8 @@ typedef struct nsm_policy_store {
  * come from nsm_outcome_plane_policy; of *opts, nsamples, seed, hold and impact.steps, for
  * the extremal hold, are read): fills *pol and the arrays of *st it points to. st->order
  * (m entries) is the run's permutation (sequential, priority
- * and schedule runs; the identity otherwise), st->ratios (m) are ones, st->dir (3m) is the run's fan
+ * and schedule runs; the identity otherwise), st->ratios (m) are a constant-ratio run's
+ * ratios and ones otherwise, st->dir (3m) is the run's fan
  * direction (extremal runs; zeros otherwise), st->dwell (m) the run's dwells (schedule runs, in
  * units of the impulse scale S; 1e300 runs a phase to rest; zeros otherwise); pol->hold is
  * a schedule run's cycles (1, 2, 4 or 8), a bang-bang run's dwell cap, an extremal run's
@@ -234,7 +276,7 @@ typedef struct nsm_policy_store {
  * set, with its impulses and nsm_impact_info; with d = 2, or with
  * other options (a finer step), it runs the same weight history on that model. pol->kind says
  * which source produced the run.
- * Errors (nothing written): NSM_ERR_NULL; NSM_ERR_SIZE (m = 0 or m > NSM_OUTCOME_MAX_ORDERS_M);
+ * Errors (nothing written): NSM_ERR_NULL; NSM_ERR_SIZE (m = 0 or m > NSM_OUTCOME_MAX_M);
  * NSM_ERR_ARG (nsamples = 0 or > 10^6, hold = 0, r >= the number of base runs);
  * NSM_ERR_ALIAS (*st and *pol overlap).
  */
@@ -247,9 +289,9 @@ typedef struct nsm_policy_store {
     assigns *pol, *st;
     ensures null: (opts == \null || st == \null || pol == \null) ==> \result == NSM_ERR_NULL;
     ensures size: opts != \null && st != \null && pol != \null &&
-                  (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) ==> \result == NSM_ERR_SIZE;
+                  (m == 0 || m > NSM_OUTCOME_MAX_M) ==> \result == NSM_ERR_SIZE;
     ensures arg: opts != \null && st != \null && pol != \null &&
-                 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+                 1 <= m <= NSM_OUTCOME_MAX_M &&
                  (opts->nsamples == 0 || opts->hold == 0) ==> \result == NSM_ERR_ARG;
     ensures ok: \result == NSM_OK ==>
                 (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
@@ -258,7 +300,7 @@ typedef struct nsm_policy_store {
                 pol->order == &st->order[0] && pol->ratios == &st->ratios[0] &&
                 pol->dir == &st->dir[0] && pol->dwell == &st->dwell[0] && pol->hold >= 1 &&
                 (pol->kind == NSM_POLICY_SCHEDULE ==> pol->hold <= 8) &&
-                \forall integer i; 0 <= i < m ==> st->order[i] < m;
+                \forall integer i; 0 <= i < m ==> st->order[i] < m && st->ratios[i] > 0;
     ensures status: \result == NSM_OK || \result == NSM_ERR_NULL || \result == NSM_ERR_SIZE ||
                     \result == NSM_ERR_ARG || \result == NSM_ERR_ALIAS;
  */

@@ -1,56 +1,92 @@
-/* Outcome sets of an impact: every sequential and priority order, simultaneous, the extremal
-   fans (contact velocities; the caller's projection planes), bang-bang weight histories over
-   a ladder of dwell scales, and schedules whose phases stop short of rest at dwells from a
-   low-discrepancy grid (docs/math.md, "Exploring the set"). */
+/* Outcome sets of an impact: every sequential and priority order (m <= 6; 4m chosen orders
+   up to 16 contacts), simultaneous, the extremal fans (contact velocities; the caller's
+   projection planes), bang-bang weight histories over a ladder of dwell scales, schedules
+   whose phases stop short of rest at dwells from a low-discrepancy grid, and constant unequal
+   ratios (docs/math.md, "Exploring the set"). */
 #include <stdint.h>
 #include "nsmech/outcome.h"
 
-/*@ logic integer fact(integer m) = m <= 1 ? 1 : m * fact(m - 1); */
-
-/* m! for m <= NSM_OUTCOME_MAX_ORDERS_M (at most 720). */
-/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M;
+/* Number of orders of the set: m! for m <= NSM_OUTCOME_MAX_ORDERS_M (at most 720), every
+   order; 4m chosen orders beyond (at most 64). */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_M;
     assigns \nothing;
-    ensures 1 <= \result <= 720;
+    ensures value: \result == nsm_outcome_norders(m);
+    ensures bound: 1 <= \result <= 720;
  */
 static size_t n_orders(size_t m)
 {
+    if (m > NSM_OUTCOME_MAX_ORDERS_M) {
+        return 4 * m;
+    }
     size_t f = 1;
     /*@ loop invariant 2 <= k <= m + 1 || (m == 1 && k == 2);
         loop invariant 1 <= f <= 720;
         loop invariant k <= 7;
-        loop invariant f == fact(k - 1);
+        loop invariant f == nsm_fact(k - 1);
         loop assigns k, f;
         loop variant m + 1 - k;
      */
     for (size_t k = 2; k <= m; k++) {
-        /*@ assert fact(k) == k * fact(k - 1); */
-        /*@ assert k <= 6 ==> fact(k) <= 720; */
+        /*@ assert nsm_fact(k) == k * nsm_fact(k - 1); */
+        /*@ assert k <= 6 ==> nsm_fact(k) <= 720; */
         f *= k;
     }
     return f;
 }
 
+/* Number of directions of the extremal fan: 8m² for m <= NSM_OUTCOME_MAX_ORDERS_M (fan_dir),
+   8m beyond. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_M;
+    assigns \nothing;
+    ensures \result == nsm_outcome_nfan(m);
+ */
+static size_t n_fan(size_t m)
+{
+    return m <= NSM_OUTCOME_MAX_ORDERS_M ? 8 * m * m : 8 * m;
+}
+
+/* Number of constant-ratio runs: 2m (heavy and light on each contact) and
+   ceil(nsamples / 8) Halton points. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000;
+    assigns \nothing;
+    ensures \result == nsm_outcome_nratio(m, nsamples);
+ */
+static size_t n_ratio(size_t m, size_t nsamples)
+{
+    return 2 * m + (nsamples + 7) / 8;
+}
+
 /* Number of base runs of the set (the runs before the plane runs; nsamples histories and as
-   many schedules). */
+   many schedules, then the constant ratios). */
 /*@ assigns \nothing;
-    ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 ==>
-              1 <= \result <= 1729 + 2 * nsamples;
-    ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000) ==> \result == 0;
+    ensures value: 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 ==>
+              \result == nsm_outcome_nbase(m, nsamples);
+    ensures bound: 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 ==>
+              1 <= \result <= 1742 + 2 * nsamples + nsamples / 8;
+    ensures zero: !(1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000) ==> \result == 0;
  */
 static size_t outcome_count(size_t m, size_t nsamples)
 {
-    if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M || nsamples > 1000000u) {
+    if (m == 0 || m > NSM_OUTCOME_MAX_M || nsamples > 1000000u) {
         return 0;
     }
-    return 2 * n_orders(m) + 1 + 8 * m * m + 2 * nsamples;
+    size_t no = n_orders(m);
+    size_t nf = n_fan(m);
+    /*@ assert m <= NSM_OUTCOME_MAX_ORDERS_M ==> no <= 720 && nf <= 288; */
+    /*@ assert m > NSM_OUTCOME_MAX_ORDERS_M ==> no == 4 * m && nf == 8 * m; */
+    return 2 * no + 1 + nf + 2 * nsamples + n_ratio(m, nsamples);
 }
 
 /* Number of runs of the set: the base runs and NSM_OUTCOME_PLANE_DIRS per plane. */
 /*@ assigns \nothing;
-    ensures 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
+    ensures value: 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 &&
             nplanes <= NSM_OUTCOME_MAX_PLANES ==>
-              1 <= \result <= 1729 + 2 * nsamples + NSM_OUTCOME_PLANE_DIRS * nplanes;
-    ensures !(1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && nsamples <= 1000000 &&
+              \result == nsm_outcome_nbase(m, nsamples) + NSM_OUTCOME_PLANE_DIRS * nplanes;
+    ensures bound: 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 &&
+            nplanes <= NSM_OUTCOME_MAX_PLANES ==>
+              1 <= \result <= 1742 + 2 * nsamples + nsamples / 8 +
+                              NSM_OUTCOME_PLANE_DIRS * nplanes;
+    ensures zero: !(1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 &&
               nplanes <= NSM_OUTCOME_MAX_PLANES) ==> \result == 0;
  */
 static size_t outcome_count_proj(size_t m, size_t nsamples, size_t nplanes)
@@ -108,11 +144,13 @@ static void plane_coef(size_t j, double *a, double *b)
     *b = y;
 }
 
-/* Direction j < 8m² of the extremal fan, over the 2m axes (t1, n) of the contact velocities:
-   j < 4m: axis j/2 with sign + (j even) or -; then for each pair of axes a < b (in
-   lexicographic order) the four diagonals (+a +b, +a -b, -a +b, -a -b). dir has 3m entries
-   (t1, t2, n) per contact; t2 stays 0. */
-/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && j < 8 * m * m;
+/* Direction j < nsm_outcome_nfan(m) of the extremal fan, over the 2m axes (t1, n) of the
+   contact velocities: j < 4m: axis j/2 with sign + (j even) or -; then for each pair of axes
+   a < b (in lexicographic order) the four diagonals (+a +b, +a -b, -a +b, -a -b); for m >
+   NSM_OUTCOME_MAX_ORDERS_M only the pairs (t1, n) of one contact (8m directions in all).
+   dir has 3m entries (t1, t2, n) per contact; t2 stays 0. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_M && j < 8 * m * m;
+    requires m > NSM_OUTCOME_MAX_ORDERS_M ==> j < 8 * m;
     requires \valid(dir + (0 .. 3 * m - 1));
     assigns dir[0 .. 3 * m - 1];
  */
@@ -133,6 +171,13 @@ static void fan_dir(size_t m, size_t j, double *dir)
     if (j < 2 * axes) {
         a = j / 2;
         sa = j % 2 == 0 ? 1.0 : -1.0;
+    } else if (m > NSM_OUTCOME_MAX_ORDERS_M) {
+        size_t c = (j - 2 * axes) / 4;
+        size_t sg = (j - 2 * axes) % 4;
+        sa = sg < 2 ? 1.0 : -1.0;
+        sb = sg % 2 == 0 ? 1.0 : -1.0;
+        a = 2 * c;
+        b = 2 * c + 1;
     } else {
         size_t q = (j - 2 * axes) / 4;
         size_t sg = (j - 2 * axes) % 4;
@@ -224,20 +269,49 @@ static double sched_level(size_t l)
     }
 }
 
-/* Level of coordinate `axis` of Halton point k >= 1 (bases 2, 3, 5, 7, 11, 13, 17, one per
-   axis): floor(levels · radical inverse of k in that base), in integers (digits reversed into
-   num/den, num < den). Axes 0 .. m-1 are a schedule's dwells, axis m its cycle count. */
-/*@ requires axis <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= levels <= SCHED_LEVELS;
+/* Base of Halton axis `axis` <= NSM_OUTCOME_MAX_M: the primes 2, 3, 5, ..., 59 in turn (a
+   switch, not a table: no global object). */
+/*@ requires axis <= NSM_OUTCOME_MAX_M;
+    assigns \nothing;
+    ensures 2 <= \result <= 59;
+ */
+static size_t halton_base(size_t axis)
+{
+    switch (axis) {
+    case 0: return 2u;
+    case 1: return 3u;
+    case 2: return 5u;
+    case 3: return 7u;
+    case 4: return 11u;
+    case 5: return 13u;
+    case 6: return 17u;
+    case 7: return 19u;
+    case 8: return 23u;
+    case 9: return 29u;
+    case 10: return 31u;
+    case 11: return 37u;
+    case 12: return 41u;
+    case 13: return 43u;
+    case 14: return 47u;
+    case 15: return 53u;
+    default: return 59u;
+    }
+}
+
+/* Level of coordinate `axis` of Halton point k >= 1 (base halton_base(axis)):
+   floor(levels · radical inverse of k in that base), in integers (digits reversed into
+   num/den, num < den). Axes 0 .. m-1 are a schedule's dwells, axis m its cycle count; a
+   constant-ratio run's axes 0 .. m-1 are its ratios' exponents. */
+/*@ requires axis <= NSM_OUTCOME_MAX_M && 1 <= levels <= SCHED_LEVELS;
     assigns \nothing;
     ensures \result < levels;
  */
 static size_t halton_level(size_t k, size_t axis, size_t levels)
 {
-    size_t b = axis == 0 ? 2u : axis == 1 ? 3u : axis == 2 ? 5u : axis == 3 ? 7u
-             : axis == 4 ? 11u : axis == 5 ? 13u : 17u;
+    size_t b = halton_base(axis);
     size_t num = 0;
     size_t den = 1;
-    /*@ loop invariant 2 <= b <= 17;
+    /*@ loop invariant 2 <= b <= 59;
         loop invariant 0 <= num < den <= SIZE_MAX / 32;
         loop assigns k, num, den;
         loop variant k;
@@ -346,7 +420,7 @@ static void lemma_row(size_t r, size_t cap, size_t n)
 
 size_t nsm_outcome_work(size_t n, size_t m)
 {
-    if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
+    if (m == 0 || m > NSM_OUTCOME_MAX_M) {
         return 0;
     }
     size_t lw = nsm_impact_work(n, m);
@@ -360,7 +434,7 @@ size_t nsm_outcome_work(size_t n, size_t m)
 /*@ requires valid_res: \valid(total_out) && \valid(lw_out) && \separated(total_out, lw_out);
     assigns *total_out, *lw_out;
     ensures ok: \result == NSM_OK ==>
-      1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+      1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
       1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000 &&
       nplanes <= NSM_OUTCOME_MAX_PLANES;
     ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap &&
@@ -372,7 +446,7 @@ static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold
                                 size_t nplanes, size_t cap, size_t lwork, size_t *total_out,
                                 size_t *lw_out)
 {
-    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
+    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_OUTCOME_MAX_M) {
         return NSM_ERR_SIZE;
     }
     if (nsamples == 0 || nsamples > 1000000u || hold == 0 || cap > 1000000u ||
@@ -400,7 +474,7 @@ static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold
 
 /* 1 if v_plus (nv doubles) or the work (nw doubles) of nsm_outcome_set overlaps the other
    or an input (the planes, np doubles, included). Only addresses are compared. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
     requires sizes: 1 <= nv <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= nw <= NSM_MAX_DIM * NSM_MAX_DIM &&
                     np <= 2 * NSM_OUTCOME_MAX_PLANES * NSM_MAX_DIM;
@@ -424,7 +498,7 @@ static int outcome_alias(size_t n, size_t m, size_t d, const double *M, const do
 /* 1 if v_plus (total·n doubles), the work (nw doubles), status, kind (total entries each),
    *nruns or *accepted overlap each other, an input (the planes, np doubles, included) or
    *opts: they are written during and after the runs, which read all of those. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
     requires sizes: 1 <= total <= 1000000 && total * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
                     nw <= NSM_MAX_DIM * NSM_MAX_DIM &&
@@ -480,7 +554,7 @@ static int outcome_meta_alias(size_t n, size_t m, size_t d, const double *M, con
     ensures ok: \result == NSM_OK ==>
       M != \null && Jn != \null && Jt != \null && mu != \null && v_minus != \null &&
       v_plus != \null && work != \null && (d == 1 || d == 2) &&
-      1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+      1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
       1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000 &&
       1 <= cap && nplanes <= NSM_OUTCOME_MAX_PLANES && (nplanes == 0 || planes != \null);
  */
@@ -546,12 +620,132 @@ static void kth_order(size_t m, size_t k, size_t *order)
     }
 }
 
-/* Schedule run t of the set: the order of index t mod norders, for phase i the dwell of level
-   halton_level(k, i, SCHED_LEVELS) and 2^halton_level(k, m, SCHED_CYCLE_LEVELS) cycles, k =
-   t / norders + 1 + shift (shift = the set's seed mod SCHED_SHIFTS): every order gets the same
-   low-discrepancy sequence of (dwells, cycles) tuples, so any prefix of the runs spreads over
-   the grid of levels, and another seed starts further along it. Returns the cycles. */
-/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= norders <= 720 && t <= 3000000;
+/* Next state of the orders' Park–Miller generator: state·48271 mod (2^31 - 1) (a state in
+   1 .. 2^31 - 2 stays there, the modulus being prime; the bounds below need only < 2^31 - 1). */
+/*@ requires s < NSM_PRNG_MOD;
+    assigns \nothing;
+    ensures \result < NSM_PRNG_MOD;
+ */
+static unsigned long order_draw(unsigned long s)
+{
+    return (unsigned long)((unsigned long long)s * 48271ull % (unsigned long long)NSM_PRNG_MOD);
+}
+
+/* Chosen order k < 4m of a set with m > NSM_OUTCOME_MAX_ORDERS_M contacts: k < m the
+   rotation (k, k+1, ..., k-1 mod m), so that every contact comes first once; k >= m a
+   Fisher–Yates shuffle of the identity (i = m-1 down to 1: swap i and draw mod (i + 1)) with
+   the generator of order_draw from state 1 + (seed + 104729·k) mod (2^31 - 2). */
+/*@ requires NSM_OUTCOME_MAX_ORDERS_M < m <= NSM_OUTCOME_MAX_M && k < 4 * m;
+    requires \valid(order + (0 .. m - 1));
+    assigns order[0 .. m - 1];
+    ensures \forall integer i; 0 <= i < m ==> order[i] < m;
+ */
+static void chosen_order(size_t m, size_t k, unsigned long seed, size_t *order)
+{
+    size_t rot = k < m ? k : 0;
+    /*@ loop invariant 0 <= c <= m;
+        loop invariant \forall integer i; 0 <= i < c ==> order[i] < m;
+        loop assigns c, order[0 .. m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        order[c] = (c + rot) % m;
+    }
+    if (k < m) {
+        return;
+    }
+    const unsigned long mod1 = NSM_PRNG_MOD - 1ul;
+    unsigned long s = 1ul + (seed % mod1 + 104729ul * (unsigned long)k) % mod1;
+    /*@ loop invariant 0 <= i <= m - 1;
+        loop invariant s < NSM_PRNG_MOD;
+        loop invariant \forall integer q; 0 <= q < m ==> order[q] < m;
+        loop assigns i, s, order[0 .. m - 1];
+        loop variant i;
+     */
+    for (size_t i = m - 1; i > 0; i--) {
+        s = order_draw(s);
+        size_t j = (size_t)(s % (unsigned long)(i + 1));
+        size_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}
+
+/* Order k < N of the set (N = nsm_outcome_norders(m)): the k-th permutation in
+   lexicographic order for m <= NSM_OUTCOME_MAX_ORDERS_M, else chosen order k. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_M && k < 720;
+    requires m > NSM_OUTCOME_MAX_ORDERS_M ==> k < 4 * m;
+    requires \valid(order + (0 .. m - 1));
+    assigns order[0 .. m - 1];
+    ensures \forall integer i; 0 <= i < m ==> order[i] < m;
+ */
+static void order_of(size_t m, size_t k, unsigned long seed, size_t *order)
+{
+    if (m <= NSM_OUTCOME_MAX_ORDERS_M) {
+        kth_order(m, k, order);
+    } else {
+        chosen_order(m, k, seed, order);
+    }
+}
+
+/* Levels of the constant-ratio runs' Halton exponents: 2^(l - 6) for l < 13, the powers of
+   two in [1/64, 64]. */
+#define RATIO_LEVELS 13u
+
+/* 2^(l - 6) for l < RATIO_LEVELS (exact). */
+/*@ requires l < RATIO_LEVELS;
+    assigns \nothing;
+    ensures \result > 0;
+ */
+static double ratio_level(size_t l)
+{
+    double r = 1.0 / 64.0;
+    /*@ loop invariant 0 <= i <= l;
+        loop invariant r > 0;
+        loop assigns i, r;
+        loop variant l - i;
+     */
+    for (size_t i = 0; i < l; i++) {
+        r *= 2.0;
+    }
+    return r;
+}
+
+/* Ratios of constant-ratio run j of the set (docs of nsm_outcome_set): j < m heavy on
+   contact j (1, the others 1/NSM_OUTCOME_RATIO_SKEW), j < 2m light on contact j - m, then
+   ratio_level(floor(13·h_c)) for contact c of Halton point j - 2m + 1 + shift. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_M && j <= 3000000 && shift < SCHED_SHIFTS;
+    requires \valid(ratios + (0 .. m - 1));
+    assigns ratios[0 .. m - 1];
+    ensures \forall integer i; 0 <= i < m ==> ratios[i] > 0;
+ */
+static void ratio_of(size_t m, size_t j, size_t shift, double *ratios)
+{
+    const double skew = 1.0 / (double)NSM_OUTCOME_RATIO_SKEW;
+    /*@ loop invariant 0 <= c <= m;
+        loop invariant \forall integer i; 0 <= i < c ==> ratios[i] > 0;
+        loop assigns c, ratios[0 .. m - 1];
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        if (j < m) {
+            ratios[c] = c == j ? 1.0 : skew;
+        } else if (j < 2 * m) {
+            ratios[c] = c == j - m ? skew : 1.0;
+        } else {
+            ratios[c] = ratio_level(halton_level(j - 2 * m + 1 + shift, c, RATIO_LEVELS));
+        }
+    }
+}
+
+/* Schedule run t of the set: the order of index t mod norders (order_of), for phase i the
+   dwell of level halton_level(k, i, SCHED_LEVELS) and 2^halton_level(k, m, SCHED_CYCLE_LEVELS)
+   cycles, k = t / norders + 1 + shift (shift = the set's seed mod SCHED_SHIFTS): every order
+   gets the same low-discrepancy sequence of (dwells, cycles) tuples, so any prefix of the runs
+   spreads over the grid of levels, and another seed starts further along it. Returns the
+   cycles. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_M && 1 <= norders <= 720 && t <= 3000000;
+    requires norders == nsm_outcome_norders(m);
     requires shift < SCHED_SHIFTS;
     requires \valid(order + (0 .. m - 1)) && \valid(dwell + (0 .. m - 1));
     requires \separated(order + (0 .. m - 1), dwell + (0 .. m - 1));
@@ -560,10 +754,10 @@ static void kth_order(size_t m, size_t k, size_t *order)
     ensures \forall integer i; 0 <= i < m ==> dwell[i] >= 0;
     ensures 1 <= \result <= 8;
  */
-static size_t schedule_of(size_t m, size_t t, size_t norders, size_t shift, size_t *order,
-                          double *dwell)
+static size_t schedule_of(size_t m, size_t t, size_t norders, unsigned long seed, size_t shift,
+                          size_t *order, double *dwell)
 {
-    kth_order(m, t % norders, order);
+    order_of(m, t % norders, seed, order);
     size_t k = t / norders + 1 + shift;
     /*@ loop invariant 0 <= i <= m;
         loop invariant \forall integer q; 0 <= q < i ==> dwell[q] >= 0;
@@ -592,10 +786,11 @@ static size_t extremal_hold(const nsm_impact_opts *opts)
 }
 
 /* The policy of run r of the outcome set (docs of nsm_outcome_policy): fills *pol, order (the
-   run's permutation, the identity for runs without one), ratios (ones), dir (the fan
-   direction of an extremal run, zeros otherwise) and dwell (a schedule run's dwells, zeros
-   otherwise); extremal runs choose every ehold steps. */
-/*@ requires 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M && 1 <= norders <= 720 && hold >= 1;
+   run's permutation, the identity for runs without one), ratios (a constant-ratio run's,
+   ones otherwise), dir (the fan direction of an extremal run, zeros otherwise) and dwell (a
+   schedule run's dwells, zeros otherwise); extremal runs choose every ehold steps. */
+/*@ requires 1 <= m <= NSM_OUTCOME_MAX_M && 1 <= norders <= 720 && hold >= 1;
+    requires norders == nsm_outcome_norders(m);
     requires ehold >= 1 && r <= 3000000;
     requires \valid(pol) && \valid(order + (0 .. m - 1)) && \valid(ratios + (0 .. m - 1)) &&
              \valid(dir + (0 .. 3 * m - 1)) && \valid(dwell + (0 .. m - 1));
@@ -611,6 +806,7 @@ static size_t extremal_hold(const nsm_impact_opts *opts)
     ensures hold: pol->hold >= 1;
     ensures cycles: pol->kind == NSM_POLICY_SCHEDULE ==> pol->hold <= 8;
     ensures order: \forall integer i; 0 <= i < m ==> order[i] < m;
+    ensures ratios: \forall integer i; 0 <= i < m ==> ratios[i] > 0;
     ensures first: r < norders ==> pol->kind == NSM_POLICY_SEQUENTIAL;
  */
 static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsamples,
@@ -618,8 +814,10 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsample
                               double *ratios, double *dir, double *dwell,
                               nsm_impact_policy *pol)
 {
-    size_t nfan = 8 * m * m;
+    size_t nfan = n_fan(m);
+    size_t shift = (size_t)(seed % SCHED_SHIFTS);
     /*@ loop invariant 0 <= c <= m;
+        loop invariant \forall integer i; 0 <= i < c ==> ratios[i] > 0;
         loop assigns c, ratios[0 .. m - 1], dir[0 .. 3 * m - 1], dwell[0 .. m - 1];
         loop variant m - c;
      */
@@ -637,30 +835,36 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsample
     pol->dwell = dwell;
     pol->seed = 0;
     pol->hold = 1;
+    pol->kind = NSM_POLICY_SIMULTANEOUS;
     if (r < norders) {
         pol->kind = NSM_POLICY_SEQUENTIAL;
-        kth_order(m, r, order);
-    } else if (r - norders < norders) {
+        order_of(m, r, seed, order);
+        return;
+    }
+    if (r - norders < norders) {
         pol->kind = NSM_POLICY_PRIORITY;
-        kth_order(m, r - norders, order);
+        order_of(m, r - norders, seed, order);
+        return;
+    }
+    order_of(m, 0, seed, order);
+    if (r - norders == norders) {
+        return; /* equal ratios */
+    }
+    size_t q = r - norders - norders - 1;
+    if (q < nfan) {
+        pol->kind = NSM_POLICY_EXTREMAL;
+        pol->hold = ehold;
+        fan_dir(m, q, dir);
+    } else if (q - nfan < nsamples) {
+        size_t j = q - nfan;
+        pol->kind = NSM_POLICY_BANGBANG;
+        pol->seed = (seed % NSM_PRNG_MOD) + (unsigned long)(j % 1000001u);
+        pol->hold = dwell_cap(j, hold);
+    } else if (q - nfan - nsamples < nsamples) {
+        pol->kind = NSM_POLICY_SCHEDULE;
+        pol->hold = schedule_of(m, q - nfan - nsamples, norders, seed, shift, order, dwell);
     } else {
-        kth_order(m, 0, order);
-        if (r - norders == norders) {
-            pol->kind = NSM_POLICY_SIMULTANEOUS;
-        } else if (r - norders - norders - 1 < nfan) {
-            pol->kind = NSM_POLICY_EXTREMAL;
-            pol->hold = ehold;
-            fan_dir(m, r - norders - norders - 1, dir);
-        } else if (r - norders - norders - 1 - nfan < nsamples) {
-            size_t j = r - norders - norders - 1 - nfan;
-            pol->kind = NSM_POLICY_BANGBANG;
-            pol->seed = (seed % NSM_PRNG_MOD) + (unsigned long)(j % 1000001u);
-            pol->hold = dwell_cap(j, hold);
-        } else {
-            pol->kind = NSM_POLICY_SCHEDULE;
-            pol->hold = schedule_of(m, r - norders - norders - 1 - nfan - nsamples, norders,
-                                    (size_t)(seed % SCHED_SHIFTS), order, dwell);
-        }
+        ratio_of(m, q - nfan - nsamples - nsamples, shift, ratios);
     }
 }
 
@@ -670,7 +874,7 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_outcome_opts *opts, size_t r,
     if (opts == NULL || st == NULL || pol == NULL) {
         return NSM_ERR_NULL;
     }
-    if (m == 0 || m > NSM_OUTCOME_MAX_ORDERS_M) {
+    if (m == 0 || m > NSM_OUTCOME_MAX_M) {
         return NSM_ERR_SIZE;
     }
     size_t nsamples = opts->nsamples;
@@ -691,7 +895,7 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_outcome_opts *opts, size_t r,
 /* Solves run r with *pol: row r of v_plus, status[r], kind[r] (work: lw doubles for the
    solver, then Lambda, 3m); an input error of run 0 sets *stop and is returned with status[0]
    and kind[0] left unwritten. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
     requires sizes: r < cap <= 1000000;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
@@ -754,9 +958,10 @@ static nsm_status outcome_solve(size_t n, size_t m, size_t d, const double *M, c
 }
 
 /* Run r < outcome_count(m, nsamples) of the set: its policy (outcome_policy_of), solved. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
     requires sizes: r < cap <= 1000000 && hold >= 1 && 1 <= norders <= 720;
+    requires orders: norders == nsm_outcome_norders(m);
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1)) &&
@@ -776,10 +981,10 @@ static nsm_status outcome_run(size_t n, size_t m, size_t d, const double *M, con
                               size_t cap, double *v_plus, nsm_status *status,
                               nsm_policy_kind *kind, double *work, size_t lw, int *stop)
 {
-    size_t order[NSM_OUTCOME_MAX_ORDERS_M];
-    double ratios[NSM_OUTCOME_MAX_ORDERS_M];
-    double dir[3 * NSM_OUTCOME_MAX_ORDERS_M];
-    double dwell[NSM_OUTCOME_MAX_ORDERS_M];
+    size_t order[NSM_OUTCOME_MAX_M];
+    double ratios[NSM_OUTCOME_MAX_M];
+    double dir[3 * NSM_OUTCOME_MAX_M];
+    double dwell[NSM_OUTCOME_MAX_M];
     nsm_impact_policy pol;
     outcome_policy_of(m, r, norders, nsamples, seed, hold, extremal_hold(opts), order, ratios,
                       dir, dwell, &pol);
@@ -857,7 +1062,7 @@ nsm_status nsm_outcome_plane_policy(size_t n, size_t nplanes, const double *plan
 /* Run r = base + j of the set with planes (j < NSM_OUTCOME_PLANE_DIRS·nplanes): the policy
    of plane run j with its direction in the n doubles after the solver's work and Lambda,
    solved. r > 0: never the run that reports input errors. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
     requires sizes: 1 <= base <= r < cap <= 1000000 && 1 <= nplanes <= NSM_OUTCOME_MAX_PLANES &&
                     r - base < NSM_OUTCOME_PLANE_DIRS * nplanes;
@@ -888,7 +1093,7 @@ static nsm_status outcome_plane_run(size_t n, size_t m, size_t d, const double *
 
 /* The runs of nsm_outcome_set on validated arguments: the base runs of outcome_count,
    then NSM_OUTCOME_PLANE_DIRS per plane; *acc counts the accepted ones. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_ORDERS_M &&
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
     requires sizes: 1 <= total <= cap <= 1000000 && hold >= 1 && 1 <= nsamples <= 1000000 &&
                     nplanes <= NSM_OUTCOME_MAX_PLANES;

@@ -509,9 +509,9 @@ static nsm_status solve_run(const imp_problem *p, const nsm_impact_policy *pol,
 static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *opts,
                    double *work, size_t lw, double *vp, double *lam, cJSON **out, cli_err *e)
 {
-    if (p->k > NSM_OUTCOME_MAX_ORDERS_M) {
-        cli_fail(e, "field 'Jn': the \"set\" policy enumerates every order of the contacts "
-                    "and takes at most %u contacts, got %zu", NSM_OUTCOME_MAX_ORDERS_M, p->k);
+    if (p->k > NSM_OUTCOME_MAX_M) {
+        cli_fail(e, "field 'Jn': the \"set\" policy takes at most %u contacts, got %zu",
+                 NSM_OUTCOME_MAX_M, p->k);
         return CLI_EXIT_INPUT;
     }
     nsm_outcome_opts oo = NSM_OUTCOME_OPTS_DEFAULT;
