@@ -141,7 +141,7 @@ static double bench_boxwall(size_t nsamples, size_t steps, double *acc_frac)
     double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1.0 / 6.0};
     double Jn[6] = {0, 1, fx, -1, 0, wy}, Jt[6] = {1, 0, -fy, 0, 1, wx};
     double mu[2] = {1, 1}, vm[3] = {1, 0, 0};
-    enum { CAP = 2 * 2000 + 37 + 4 + 250 }; /* nsm_outcome_count(2, nsamples), nsamples <= 2000 */
+    enum { CAP = 2 * 2000 + 37 + 5 + 250 }; /* nsm_outcome_count(2, nsamples), nsamples <= 2000 */
     static double vplus[3 * CAP];
     static nsm_status status[CAP];
     static nsm_policy_kind kind[CAP];

@@ -51,7 +51,7 @@
 #define HOLD 2000u /* dwell cap, and steps across the bound (the default step count) */
 #define MAX_HIST 16384u
 #define NPLANES 3u
-#define MAX_RUNS (2u * 720u + 1u + 288u + 12u + 2u * MAX_HIST + (MAX_HIST + 7u) / 8u + \
+#define MAX_RUNS (2u * 720u + 1u + 288u + 13u + 2u * MAX_HIST + (MAX_HIST + 7u) / 8u + \
                   NPLANES * NSM_OUTCOME_PLANE_DIRS)
 
 static double now(void)

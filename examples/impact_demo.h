@@ -33,7 +33,7 @@
 #define DEMO_MAXM 6
 #define DEMO_NSAMPLES 1024u
 #define DEMO_HOLD 2000u
-#define DEMO_NRUNS (2u * DEMO_NSAMPLES + (DEMO_NSAMPLES + 7u) / 8u + 1741u)
+#define DEMO_NRUNS (2u * DEMO_NSAMPLES + (DEMO_NSAMPLES + 7u) / 8u + 1742u)
 
 typedef struct demo_problem {
     const char *name, *title, *xlabel, *ylabel;

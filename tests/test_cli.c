@@ -753,7 +753,7 @@ static void test_impact_set(void)
     /* the runs of nsm_outcome_set_proj with the file's two projection planes: the base runs,
        then NSM_OUTCOME_PLANE_DIRS extremal runs in generalized velocities per plane */
     const double planes[12] = {1, 0, 0, 0, 1, 0, Jt[0], Jt[1], Jt[2], Jn[3], Jn[4], Jn[5]};
-    enum { CAP = 2 * NH + 37 + 4 + (NH + 7) / 8 + 2 * NSM_OUTCOME_PLANE_DIRS };
+    enum { CAP = 2 * NH + 37 + 5 + (NH + 7) / 8 + 2 * NSM_OUTCOME_PLANE_DIRS };
     const size_t total = args_outcome_count(2, NH, 2);
     CU_ASSERT_EQUAL_FATAL(total, args_outcome_count(2, NH, 0) + 2 * NSM_OUTCOME_PLANE_DIRS);
     static double work[4096], vplus[CAP * 3];
@@ -773,18 +773,18 @@ static void test_impact_set(void)
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "accepted")->valuedouble, (double)acc);
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "rejected")->valuedouble, (double)(total - acc));
     static const char *const names[] = {"sequential", "priority", "simultaneous", "extremal",
-                                        "sampled", "extremal", "schedule"};
+                                        "sampled", "extremal", "schedule", "moreau"};
     static const nsm_policy_kind kinds[] = {NSM_POLICY_SEQUENTIAL, NSM_POLICY_PRIORITY,
                                             NSM_POLICY_SIMULTANEOUS, NSM_POLICY_EXTREMAL,
                                             NSM_POLICY_BANGBANG, NSM_POLICY_EXTREMAL_V,
-                                            NSM_POLICY_SCHEDULE};
+                                            NSM_POLICY_SCHEDULE, NSM_POLICY_MOREAU};
     double px[CAP], py[CAP];
     size_t np = 0;
     for (size_t r = 0; r < total; r++) {
         const cJSON *o = cJSON_GetArrayItem(outs, (int)r);
         const char *src = cJSON_GetObjectItem(o, "source")->valuestring;
         int known = 0;
-        for (size_t q = 0; q < 7; q++) {
+        for (size_t q = 0; q < 8; q++) {
             known |= strcmp(src, names[q]) == 0 && kind[r] == kinds[q];
         }
         CU_ASSERT(known);
@@ -882,7 +882,7 @@ static void test_impact_set_spatial(void)
     char *out, *err;
     cJSON *res = impact_result(path, "set", &out, &err);
     const size_t total = args_outcome_count(K, NH, 0);
-    enum { CAP = 2 * NH + 37 + 4 + (NH + 7) / 8 }; /* nsm_outcome_count(2, NH) */
+    enum { CAP = 2 * NH + 37 + 5 + (NH + 7) / 8 }; /* nsm_outcome_count(2, NH) */
     static double work[4096], vplus[CAP * N];
     static nsm_status status[CAP];
     static nsm_policy_kind kind[CAP];

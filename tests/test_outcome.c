@@ -13,7 +13,7 @@
 
 /* Runs of a two-contact set with ns histories (outcome.h, nsm_outcome_count): 2 + 2 orders,
    1 simultaneous, 32 extremal, ns bang-bang, ns schedules, 4 + ceil(ns / 8) constant ratios. */
-#define RUNS_M2(ns) (2 * (ns) + 37 + 4 + ((ns) + 7) / 8)
+#define RUNS_M2(ns) (2 * (ns) + 37 + 5 + ((ns) + 7) / 8)
 
 /*
  * The outcome set of the box moving down into the floor-wall corner (v- = (1, -1, 0)) against
@@ -117,7 +117,7 @@ static void test_outcome_coverage(void)
  * step (docs/benchmarks.md, "Coverage at half the step").
  */
 enum { BALL_COV_HIST = 64, BALL_COV_REF = 256,
-       BALL_COV_RUNS = 2 * 120 + 1 + 200 + 2 * BALL_COV_HIST + 10 + BALL_COV_HIST / 8 };
+       BALL_COV_RUNS = 2 * 120 + 1 + 200 + 2 * BALL_COV_HIST + 11 + BALL_COV_HIST / 8 };
 
 /* CLAIM: outcome.h nsm_outcome_set: long dwells reach the set's extremes */
 static void test_outcome_coverage_ball_stack(void)
@@ -162,13 +162,13 @@ static void test_outcome_set(void)
     size_t lw = nsm_outcome_work(3, 2);
     /* header: m! sequential + m! priority orders + 1 simultaneous + 8m² extremal directions
        + nsamples bang-bang + nsamples schedules */
-    CU_ASSERT_EQUAL(args_outcome_count(2, NS, 0), 2 + 2 + 1 + 32 + 2 * NS + 4 + NS / 8);
+    CU_ASSERT_EQUAL(args_outcome_count(2, NS, 0), 2 + 2 + 1 + 32 + 2 * NS + 5 + NS / 8);
     CU_ASSERT_EQUAL(args_outcome_count(17, NS, 0), 0);
-    CU_ASSERT_EQUAL(args_outcome_count(3, 5, 0), 6 + 6 + 1 + 72 + 5 + 5 + 6 + 1);
-    /* beyond 6 contacts 4m chosen orders and 8m fan directions: 18m + 1 + 2 nsamples +
-       ceil(nsamples / 8) */
-    CU_ASSERT_EQUAL(args_outcome_count(7, NS, 0), 18 * 7 + 1 + 2 * NS + NS / 8);
-    CU_ASSERT_EQUAL(args_outcome_count(16, 5, 0), 18 * 16 + 1 + 2 * 5 + 1);
+    CU_ASSERT_EQUAL(args_outcome_count(3, 5, 0), 6 + 6 + 1 + 72 + 5 + 5 + 6 + 1 + 1);
+    /* beyond 6 contacts 4m chosen orders and 8m fan directions: 18m + 2 + 2 nsamples +
+       ceil(nsamples / 8) (Moreau's run included) */
+    CU_ASSERT_EQUAL(args_outcome_count(7, NS, 0), 18 * 7 + 2 + 2 * NS + NS / 8);
+    CU_ASSERT_EQUAL(args_outcome_count(16, 5, 0), 18 * 16 + 2 + 2 * 5 + 1);
     CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5,
                                           RUNS_M2(NS), vplus, status, kind, &nruns, &acc, work, lw),
                           NSM_OK);
@@ -189,9 +189,10 @@ static void test_outcome_set(void)
     for (size_t r = NS + 37; r < 2 * NS + 37; r++) {
         CU_ASSERT_EQUAL(kind[r], NSM_POLICY_SCHEDULE);
     }
-    for (size_t r = 2 * NS + 37; r < RUNS_M2(NS); r++) {
+    for (size_t r = 2 * NS + 37; r + 1 < RUNS_M2(NS); r++) {
         CU_ASSERT_EQUAL(kind[r], NSM_POLICY_SIMULTANEOUS);
     }
+    CU_ASSERT_EQUAL(kind[RUNS_M2(NS) - 1], NSM_POLICY_MOREAU);
     size_t nacc = 0;
     for (size_t r = 0; r < nruns; r++) {
         if (status[r] != NSM_OK) {
@@ -381,7 +382,7 @@ static void test_outcome_policy(void)
     }
     /* errors: the bad argument's status, nothing written */
     pol.kind = NSM_POLICY_SAMPLED;
-    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 102, &store, &pol),
+    CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 103, &store, &pol),
                     NSM_ERR_ARG);
     CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, NULL, &pol), NSM_ERR_NULL);
     CU_ASSERT_EQUAL(policy_of_run(3, NULL, 5, 99, 5, 0, &store, NULL), NSM_ERR_NULL);
@@ -796,7 +797,7 @@ static int prop_ratio_runs(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
     opts.steps = 200;
     size_t n = P.n, m = P.m, nr = 0, acc = 0;
     size_t total = args_outcome_count(m, RATIO_NS, 0);
-    size_t first = total - (2 * m + RATIO_NS / 8);
+    size_t first = total - (2 * m + RATIO_NS / 8 + 1); /* the last: Moreau's run */
     if (total > CAP || nsm_outcome_work(n, m) > 4096) {
         snprintf(msg, msglen, "count %zu or workspace beyond the test's arrays", total);
         return 1;
@@ -812,9 +813,11 @@ static int prop_ratio_runs(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
     for (size_t r = first; r < total; r++) {
         nsm_policy_store store;
         nsm_impact_policy pol;
-        if (nsm_outcome_policy(m, &oo, r, &store, &pol) != NSM_OK ||
-            pol.kind != NSM_POLICY_SIMULTANEOUS || kd[r] != NSM_POLICY_SIMULTANEOUS) {
-            snprintf(msg, msglen, "run %zu: not a simultaneous run", r);
+        nsm_policy_kind want = r + 1 < total ? NSM_POLICY_SIMULTANEOUS : NSM_POLICY_MOREAU;
+        if (nsm_outcome_policy(m, &oo, r, &store, &pol) != NSM_OK || pol.kind != want ||
+            kd[r] != want) {
+            snprintf(msg, msglen, "run %zu: not a %s run", r,
+                     r + 1 < total ? "simultaneous" : "Moreau");
             return 1;
         }
         double lo = INFINITY, hi = 0.0;
@@ -823,7 +826,8 @@ static int prop_ratio_runs(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
             hi = fmax(hi, store.ratios[c]);
         }
         size_t j = r - first;
-        if (!(lo >= 1.0 / 64 && hi <= 64.0) || (m > 1 && j < 2 * m && hi != 16.0 * lo)) {
+        if (want == NSM_POLICY_SIMULTANEOUS &&
+            (!(lo >= 1.0 / 64 && hi <= 64.0) || (m > 1 && j < 2 * m && hi != 16.0 * lo))) {
             snprintf(msg, msglen, "run %zu: ratios in [%g, %g]", r, lo, hi);
             return 1;
         }
@@ -910,7 +914,7 @@ static int is_permutation(size_t m, const size_t *order)
 /*
  * Sets beyond NSM_OUTCOME_MAX_ORDERS_M contacts (outcome.h, nsm_outcome_count, nsm_outcome_set):
  * random spatial problems with n = 30 and m = 8 and 16 (16 histories, 200 steps, hold 64): the
- * set is NSM_OK with nsm_outcome_count(m) = 18m + 1 + 2·16 + 2 runs (4m chosen orders, 8m
+ * set is NSM_OK with nsm_outcome_count(m) = 18m + 2 + 2·16 + 2 runs (4m chosen orders, 8m
  * fan directions);
  * every sequential, priority and schedule order is a permutation, the first m sequential
  * orders are the rotations; runs of each family replay bit for bit with the policy of
@@ -920,7 +924,7 @@ static int is_permutation(size_t m, const size_t *order)
 /* CLAIM: outcome.h nsm_outcome_count: beyond 6 contacts 4m chosen orders, polynomial count */
 static void test_outcome_large_m(void)
 {
-    enum { NS = 16, CAP = 18 * BIG_M + 1 + 2 * NS + NS / 8, LW = 8192 };
+    enum { NS = 16, CAP = 18 * BIG_M + 2 + 2 * NS + NS / 8, LW = 8192 };
     static big_problem B;
     static double v[CAP * BIG_N], work[LW];
     static nsm_status st[CAP];
@@ -934,7 +938,7 @@ static void test_outcome_large_m(void)
         size_t m = ms[q], nr = 0, acc = 0;
         big_random(&rng, m, &B);
         size_t total = args_outcome_count(m, NS, 0);
-        CU_ASSERT_EQUAL_FATAL(total, 18 * m + 1 + 2 * NS + (NS + 7) / 8);
+        CU_ASSERT_EQUAL_FATAL(total, 18 * m + 2 + 2 * NS + (NS + 7) / 8);
         CU_ASSERT_FATAL(nsm_outcome_work(BIG_N, m) > 0 && nsm_outcome_work(BIG_N, m) <= LW);
         CU_ASSERT_EQUAL_FATAL(args_outcome_set_d(BIG_N, m, 2, B.M, B.Jn, B.Jt, B.mu, B.vm, &opts,
                                                  NS, 11, 64, CAP, v, st, kd, &nr, &acc, work,

@@ -31,14 +31,14 @@ extern "C" {
 #define NSM_OUTCOME_RATIO_SKEW 16u
 
 /*@ // The orders of a set (m! for m <= NSM_OUTCOME_MAX_ORDERS_M, else 4m), its fan (8m², else
-    // 8m) and its base runs: 2 orders + 1 + fan + 2 nsamples + 2m + ceil(nsamples / 8)
+    // 8m) and its base runs: 2 orders + 1 + fan + 2 nsamples + 2m + ceil(nsamples / 8) + 1
     // (nsm_outcome_count).
     logic integer nsm_fact(integer m) = m <= 1 ? 1 : m * nsm_fact(m - 1);
     logic integer nsm_outcome_norders(integer m) =
       m <= NSM_OUTCOME_MAX_ORDERS_M ? nsm_fact(m) : 4 * m;
     logic integer nsm_outcome_nfan(integer m) =
       m <= NSM_OUTCOME_MAX_ORDERS_M ? 8 * m * m : 8 * m;
-    logic integer nsm_outcome_nratio(integer m, integer ns) = 2 * m + (ns + 7) / 8;
+    logic integer nsm_outcome_nratio(integer m, integer ns) = 2 * m + (ns + 7) / 8 + 1;
     logic integer nsm_outcome_nbase(integer m, integer ns) =
       2 * nsm_outcome_norders(m) + 1 + nsm_outcome_nfan(m) + 2 * ns + nsm_outcome_nratio(m, ns);
  */
@@ -86,10 +86,10 @@ typedef struct nsm_outcome_opts {
 
 /** Number of runs of nsm_outcome_set: N sequential orders + N priority orders +
     1 simultaneous (equal ratios) + F extremal directions + nsamples bang-bang histories +
-    nsamples schedules + 2m + ceil(nsamples / 8) constant ratios (the base runs, numbered
-    first), + NSM_OUTCOME_PLANE_DIRS·nplanes plane runs, where N = m! and F = 8m² for m <=
+    nsamples schedules + 2m + ceil(nsamples / 8) + 1 constant ratios (Moreau's last; the base
+    runs, numbered first), + NSM_OUTCOME_PLANE_DIRS·nplanes plane runs, where N = m! and F = 8m² for m <=
     NSM_OUTCOME_MAX_ORDERS_M (every order), N = 4m (chosen orders) and F = 8m beyond: for
-    m > 6, 18m + 1 + 2·nsamples + ceil(nsamples / 8) + 32·nplanes, linear in m. 0 when
+    m > 6, 18m + 2 + 2·nsamples + ceil(nsamples / 8) + 32·nplanes, linear in m. 0 when
     opts is NULL, m = 0, m > NSM_OUTCOME_MAX_M, nsamples > 10^6 or nplanes >
     NSM_OUTCOME_MAX_PLANES. (nsamples and nplanes are those of *opts.) */
 /*@ requires valid_opts: opts == \null || \valid_read(opts);
@@ -100,7 +100,7 @@ typedef struct nsm_outcome_opts {
                          NSM_OUTCOME_PLANE_DIRS * opts->nplanes;
     ensures bound: opts != \null && 1 <= m <= NSM_OUTCOME_MAX_M && opts->nsamples <= 1000000 &&
             opts->nplanes <= NSM_OUTCOME_MAX_PLANES ==>
-              1 <= \result <= 1742 + 2 * opts->nsamples + opts->nsamples / 8 +
+              1 <= \result <= 1743 + 2 * opts->nsamples + opts->nsamples / 8 +
                               NSM_OUTCOME_PLANE_DIRS * opts->nplanes;
     ensures zero: !(opts != \null && 1 <= m <= NSM_OUTCOME_MAX_M &&
               opts->nsamples <= 1000000 && opts->nplanes <= NSM_OUTCOME_MAX_PLANES) ==>
@@ -200,11 +200,14 @@ typedef struct nsm_outcome_result {
  * 0.6, 0.8, 1, 1.3 and 1e300 (to rest) times S, and 2^floor(4·h_m) cycles (1, 2, 4 or 8):
  * phases that stop a contact short of rest, and contacts that take turns, which is where the
  * extremes of the set lie that every order and the fans miss) (nsamples, seed, hold those of
- * *opts), then with 2m + ceil(nsamples / 8) constant unequal ratios (NSM_POLICY_SIMULTANEOUS):
+ * *opts), then with 2m + ceil(nsamples / 8) + 1 constant unequal ratios (NSM_POLICY_SIMULTANEOUS):
  * run j < m heavy on contact j (ratio 1, the others 1/NSM_OUTCOME_RATIO_SKEW), m <= j < 2m
  * light on contact j - m (ratio 1/NSM_OUTCOME_RATIO_SKEW, the others 1), then for
  * j >= 2m ratio 2^(floor(13·h_c) - 6) for contact c (log-uniform on the powers of two in
- * [1/64, 64]) with h the Halton point j - 2m + 1 + (seed mod 2^20), bases as the schedules'.
+ * [1/64, 64]) with h the Halton point j - 2m + 1 + (seed mod 2^20), bases as the schedules';
+ * the last of these runs is Moreau's (NSM_POLICY_MOREAU: its ratios from the problem,
+ * kind[r] = NSM_POLICY_MOREAU), so that the set holds a Moreau–Jean time-stepper's answer
+ * wherever a constant-ratio history reaches it.
  * Contacts at rest are held only for d = 1 (nsm_impact_solve), so the priority runs
  * of a spatial set are not held.
  * Then, with projection planes (opts->nplanes > 0), an extremal fan in each of them: for each
@@ -296,7 +299,8 @@ typedef struct nsm_policy_store {
     ensures ok: \result == NSM_OK ==>
                 (pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
                  pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
-                 pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE) &&
+                 pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE ||
+                 pol->kind == NSM_POLICY_MOREAU) &&
                 pol->order == &st->order[0] && pol->ratios == &st->ratios[0] &&
                 pol->dir == &st->dir[0] && pol->dwell == &st->dwell[0] && pol->hold >= 1 &&
                 (pol->kind == NSM_POLICY_SCHEDULE ==> pol->hold <= 8) &&

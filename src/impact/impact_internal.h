@@ -395,12 +395,8 @@ int nsm_impact_arc_segment(size_t m, const double *W, const double *mu, double t
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
     requires \valid_read(mu + (0 .. m - 1));
     requires \valid(P + (0 .. 3 * m - 1)) && \valid(ratios + (0 .. m - 1));
-    requires \separated(P + (0 .. 3 * m - 1), ratios + (0 .. m - 1), W + (0 .. 9 * m * m - 1),
-                        u + (0 .. 3 * m - 1), mu + (0 .. m - 1));
-    requires \separated(ratios + (0 .. m - 1), W + (0 .. 9 * m * m - 1), u + (0 .. 3 * m - 1),
-                        mu + (0 .. m - 1));
+    requires \separated(P + (0 .. 3 * m - 1), ratios + (0 .. m - 1));
     assigns P[0 .. 3 * m - 1], ratios[0 .. m - 1];
-    ensures positive: \forall integer c; 0 <= c < m ==> ratios[c] > 0;
  */
 void nsm_impact_moreau(size_t m, const double *W, const double *u, const double *mu, double *P,
                        double *ratios);

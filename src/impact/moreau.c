@@ -89,7 +89,6 @@ static void contact_velocity(size_t m, size_t c, const double *W, const double *
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
     requires \valid(P + (0 .. 3 * m - 1));
-    requires \separated(P + (0 .. 3 * m - 1), W + (0 .. 9 * m * m - 1), u + (0 .. 3 * m - 1));
     assigns P[3 * c .. 3 * c + 2];
     ensures \result >= 0;
  */

@@ -45,15 +45,15 @@ static size_t n_fan(size_t m)
     return m <= NSM_OUTCOME_MAX_ORDERS_M ? 8 * m * m : 8 * m;
 }
 
-/* Number of constant-ratio runs: 2m (heavy and light on each contact) and
-   ceil(nsamples / 8) Halton points. */
+/* Number of constant-ratio runs: 2m (heavy and light on each contact), ceil(nsamples / 8)
+   Halton points and Moreau's run (NSM_POLICY_MOREAU: its ratios from the problem). */
 /*@ requires 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000;
     assigns \nothing;
     ensures \result == nsm_outcome_nratio(m, nsamples);
  */
 static size_t n_ratio(size_t m, size_t nsamples)
 {
-    return 2 * m + (nsamples + 7) / 8;
+    return 2 * m + (nsamples + 7) / 8 + 1;
 }
 
 /* Number of base runs of the set (the runs before the plane runs; nsamples histories and as
@@ -62,7 +62,7 @@ static size_t n_ratio(size_t m, size_t nsamples)
     ensures value: 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 ==>
               \result == nsm_outcome_nbase(m, nsamples);
     ensures bound: 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 ==>
-              1 <= \result <= 1742 + 2 * nsamples + nsamples / 8;
+              1 <= \result <= 1743 + 2 * nsamples + nsamples / 8;
     ensures zero: !(1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000) ==> \result == 0;
  */
 static size_t outcome_count(size_t m, size_t nsamples)
@@ -84,7 +84,7 @@ static size_t outcome_count(size_t m, size_t nsamples)
               \result == nsm_outcome_nbase(m, nsamples) + NSM_OUTCOME_PLANE_DIRS * nplanes;
     ensures bound: 1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 &&
             nplanes <= NSM_OUTCOME_MAX_PLANES ==>
-              1 <= \result <= 1742 + 2 * nsamples + nsamples / 8 +
+              1 <= \result <= 1743 + 2 * nsamples + nsamples / 8 +
                               NSM_OUTCOME_PLANE_DIRS * nplanes;
     ensures zero: !(1 <= m <= NSM_OUTCOME_MAX_M && nsamples <= 1000000 &&
               nplanes <= NSM_OUTCOME_MAX_PLANES) ==> \result == 0;
@@ -800,7 +800,8 @@ static size_t extremal_hold(const nsm_impact_opts *opts)
             dwell[0 .. m - 1];
     ensures kind: pol->kind == NSM_POLICY_SEQUENTIAL || pol->kind == NSM_POLICY_PRIORITY ||
                   pol->kind == NSM_POLICY_SIMULTANEOUS || pol->kind == NSM_POLICY_EXTREMAL ||
-                  pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE;
+                  pol->kind == NSM_POLICY_BANGBANG || pol->kind == NSM_POLICY_SCHEDULE ||
+                  pol->kind == NSM_POLICY_MOREAU;
     ensures arrays: pol->order == order && pol->ratios == ratios && pol->dir == dir &&
                     pol->dwell == dwell;
     ensures hold: pol->hold >= 1;
@@ -863,8 +864,10 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsample
     } else if (q - nfan - nsamples < nsamples) {
         pol->kind = NSM_POLICY_SCHEDULE;
         pol->hold = schedule_of(m, q - nfan - nsamples, norders, seed, shift, order, dwell);
-    } else {
+    } else if (q - nfan - nsamples - nsamples + 1 < n_ratio(m, nsamples)) {
         ratio_of(m, q - nfan - nsamples - nsamples, shift, ratios);
+    } else {
+        pol->kind = NSM_POLICY_MOREAU; /* the last base run */
     }
 }
 
