@@ -626,12 +626,9 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     if (!impact_start(n, m, M, vm, u, opts, tmp, &inf)) {
         return NSM_ERR_OVERFLOW; /* the bound (energy) or the final check has no meaning */
     }
-    /* Moreau's run: the simultaneous policy with ratios from Moreau's impulse, kept where J
-       was (J is not read after impact_prepare); Gauss–Seidel's impulse in ls (scratch) */
-    double *ratios = work + n * n;
-    /*@ assert j_room: m <= K * n && n * n + K * n <= nsm_impact_need(n, m); */
-    /*@ assert ratios_valid: \valid(ratios + (0 .. m - 1)); */
-    /*@ assert ratios_apart: \separated(ratios + (0 .. m - 1), v.ls + (0 .. 3 * m - 1)); */
+    /* Moreau's run: the simultaneous policy with ratios from Moreau's impulse (m <=
+       NSM_MAX_DIM / 3 of them); Gauss–Seidel's impulse in ls (scratch until the run) */
+    double ratios[NSM_MAX_DIM / 3];
     nsm_impact_policy moreau = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL, NULL};
     if (pol->kind == NSM_POLICY_MOREAU) {
         nsm_impact_moreau(m, W, u, mu, v.ls, ratios);

@@ -22,6 +22,30 @@ static inline void lemma_idx(size_t a, size_t b, size_t K)
     (void)K;
 }
 
+/* B (3×3, row-major) = contact c's diagonal block of W (K×K, K = 3m): rows and columns 3c,
+   3c + 1, 3c + 2 (t1, t2, n). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid(B + (0 .. 8));
+    assigns B[0 .. 8];
+ */
+static inline void contact_block(size_t m, size_t c, const double *W, double *B)
+{
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
+    /*@ loop invariant 0 <= i <= 3;
+        loop assigns i, B[0 .. 8];
+        loop variant 3 - i;
+     */
+    for (size_t i = 0; i < 3; i++) {
+        lemma_idx(3 * c + i, 3 * c + 2, K);
+        size_t at = (3 * c + i) * K + 3 * c; /* W's entry (3c + i, 3c) */
+        /*@ assert at + 2 < K * K; */
+        B[3 * i] = W[at];
+        B[3 * i + 1] = W[at + 1];
+        B[3 * i + 2] = W[at + 2];
+    }
+}
+
 /* y = A x for A r×c (row-major). */
 /*@ requires 1 <= r <= NSM_MAX_DIM && 1 <= c <= NSM_MAX_DIM;
     requires \valid_read(A + (0 .. r * c - 1)) && \valid_read(x + (0 .. c - 1));

@@ -94,14 +94,13 @@ static void contact_velocity(size_t m, size_t c, const double *W, const double *
  */
 static double visit(size_t m, size_t c, const double *W, const double *u, double mu, double *P)
 {
-    size_t K = 3 * m;
-    /*@ assert K * K == 9 * m * m; */
     size_t b = 3 * c;
-    lemma_idx(b + 2, b + 2, K);
+    double B[9];
+    contact_block(m, c, W, B);
     double w[3];
     contact_velocity(m, c, W, u, P, w);
     double p0[3] = {P[b], P[b + 1], P[b + 2]};
-    double wnn = W[(b + 2) * K + b + 2];
+    double wnn = B[8];
     if (mu == 0.0) {
         double pn = P[b + 2];
         if (wnn > 0.0) {
@@ -111,7 +110,7 @@ static double visit(size_t m, size_t c, const double *W, const double *u, double
         P[b + 1] = 0.0;
         P[b + 2] = pn > 0.0 ? pn : 0.0;
     } else {
-        double tr = W[b * K + b] + W[(b + 1) * K + b + 1] + wnn;
+        double tr = B[0] + B[4] + wnn;
         double rho = tr > 0.0 ? 1.0 / tr : 0.0;
         /*@ loop invariant 0 <= it <= MOREAU_LOCAL;
             loop assigns it, w[0 .. 2], P[3 * c .. 3 * c + 2];
@@ -131,9 +130,7 @@ static double visit(size_t m, size_t c, const double *W, const double *u, double
                 loop variant 3 - i;
              */
             for (size_t i = 0; i < 3; i++) {
-                lemma_idx(b + i, b + 2, K);
-                w[i] += W[(b + i) * K + b] * dq[0] + W[(b + i) * K + b + 1] * dq[1] +
-                        W[(b + i) * K + b + 2] * dq[2];
+                w[i] += B[3 * i] * dq[0] + B[3 * i + 1] * dq[1] + B[3 * i + 2] * dq[2];
                 double a = fabs(dq[i]);
                 ch = a > ch ? a : ch;
             }

@@ -336,6 +336,7 @@ int nsm_impact_arc_segment(size_t m, const double *W, const double *mu, double t
                            const impact_vecs *v, double *len, size_t *ev)
 {
     size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
     size_t c = m;
     /*@ loop invariant 0 <= i <= m && c <= m;
         loop assigns i, c;
@@ -358,17 +359,7 @@ int nsm_impact_arc_segment(size_t m, const double *W, const double *mu, double t
         return 0; /* at rest: stick or the re-slip ray, straight */
     }
     double B[9];
-    /*@ assert K * K == 9 * m * m; */
-    /*@ loop invariant 0 <= i <= 3;
-        loop assigns i, B[0 .. 8];
-        loop variant 3 - i;
-     */
-    for (size_t i = 0; i < 3; i++) {
-        lemma_idx(3 * c + i, 3 * c + 2, K);
-        B[3 * i] = W[(3 * c + i) * K + 3 * c];
-        B[3 * i + 1] = W[(3 * c + i) * K + 3 * c + 1];
-        B[3 * i + 2] = W[(3 * c + i) * K + 3 * c + 2];
-    }
+    contact_block(m, c, W, B);
     /* a slip whose rate is along x_t (into rest or away from it) does not turn: the
        integrator's straight segments are exact there */
     double g[3], lam[3];
@@ -396,15 +387,7 @@ int nsm_impact_arc_segment(size_t m, const double *W, const double *mu, double t
     v->lh[3 * c] = dl[0] / l;
     v->lh[3 * c + 1] = dl[1] / l;
     v->lh[3 * c + 2] = dl[2] / l;
-    /*@ loop invariant 0 <= i <= K;
-        loop assigns i, v->rate[0 .. K - 1];
-        loop variant K - i;
-     */
-    for (size_t i = 0; i < K; i++) {
-        lemma_idx(i, 3 * c + 2, K);
-        v->rate[i] = W[i * K + 3 * c] * v->lh[3 * c] + W[i * K + 3 * c + 1] * v->lh[3 * c + 1] +
-                     W[i * K + 3 * c + 2] * v->lh[3 * c + 2];
-    }
+    matvec(K, K, W, v->lh, v->rate); /* W lh: only contact c's columns are nonzero */
     *ev = e == NSM_ARC_NORMAL ? 3 * c + 2 : e == NSM_ARC_STOP ? 3 * c : K;
     *len = l;
     return 1;
