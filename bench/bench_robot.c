@@ -261,6 +261,7 @@ static void random_problem(size_t n, size_t k, unsigned long seed, problem *P)
 
 int main(void)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is measured */
     static problem P;
     nsm_outcome_opts opts = NSM_OUTCOME_OPTS_DEFAULT;
     static const struct {
