@@ -864,7 +864,8 @@ static void outcome_policy_of(size_t m, size_t r, size_t norders, size_t nsample
     } else if (q - nfan - nsamples < nsamples) {
         pol->kind = NSM_POLICY_SCHEDULE;
         pol->hold = schedule_of(m, q - nfan - nsamples, norders, seed, shift, order, dwell);
-    } else if (q - nfan - nsamples - nsamples + 1 < n_ratio(m, nsamples)) {
+    } else if (q - nfan - nsamples - nsamples < 2 * m + nsamples / 8 + (nsamples % 8 != 0)) {
+        /* one of the 2m + ceil(nsamples / 8) constant ratios before Moreau's run */
         ratio_of(m, q - nfan - nsamples - nsamples, shift, ratios);
     } else {
         pol->kind = NSM_POLICY_MOREAU; /* the last base run */
