@@ -77,8 +77,8 @@ static void arc_rk4(const double *B, double mu, const double *x, const double *l
                     double *xo, double *lo)
 {
     double kx[3], kl[3], xs[3], sx[3], sl[3];
-    static const double at[3] = {0.5, 0.5, 1.0};  /* where stages 2..4 are taken */
-    static const double wt[3] = {2.0, 2.0, 1.0};  /* their weights (stage 1: 1) */
+    const double at[3] = {0.5, 0.5, 1.0}; /* where stages 2..4 are taken */
+    const double wt[3] = {2.0, 2.0, 1.0}; /* their weights (stage 1: 1) */
     arc_rate(B, mu, x, kx, kl);
     /*@ loop invariant 0 <= i <= 3;
         loop assigns i, sx[0 .. 2], sl[0 .. 2];
