@@ -40,9 +40,15 @@ static int ray_long(double mu, double a11, double a12, double a22, double b1, do
 
 /*
  * Spatial re-slip direction from rest (|W_tt^-1 W_tn| > mu > 0, W_tt positive definite): the
- * unit s with W_tn = (alpha·I + mu·W_tt)·s, alpha > 0. |(alpha·I + mu·W_tt)^-1 W_tn|
- * decreases in alpha, exceeds 1 at alpha = 0 and is at most 1 at alpha = |W_tn|: bisection,
- * then normalisation. Returns 1, or 0 if no direction could be formed (rounding only).
+ * unit s with W_tn = (alpha·I + mu·W_tt)·s, alpha > 0. With B = alpha·I + mu·W_tt and
+ * v = B^-1 W_tn, |v| decreases in alpha, exceeds 1 at alpha = 0 and is at most 1 at
+ * alpha = |W_tn|; 1 - 1/|v| is concave and increasing in alpha (the secular equation of a
+ * trust-region step, More and Sorensen 1983), so Newton's step on it,
+ * alpha + (|v| - 1)·|v|²/(v^T B^-1 v), from the left of the root climbs to it quadratically
+ * without passing it. Safeguarded: the root stays bracketed in [lo, hi] and a step that
+ * leaves the bracket (or is not a number) bisects it; it stops when the step no longer moves
+ * alpha, when |v| is 1 to rounding, or after NSM_RESLIP_ITERS steps; then normalisation.
+ * Returns 1, or 0 if no direction could be formed (rounding only).
  */
 int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1, double b2,
                         double *s)
@@ -50,19 +56,34 @@ int nsm_coulomb_reslip2(double mu, double a11, double a12, double a22, double b1
     double q = b1 * b1 + b2 * b2;
     double lo = 0.0;
     double hi = q > 0.0 ? sqrt(q) : 0.0;
+    double al = 0.0;
+    int more = 1;
     /*@ loop invariant 0 <= k <= NSM_RESLIP_ITERS;
-        loop assigns k, lo, hi, s[0 .. 1];
+        loop assigns k, lo, hi, al, more, s[0 .. 1];
         loop variant NSM_RESLIP_ITERS - k;
      */
-    for (unsigned k = 0; k < NSM_RESLIP_ITERS; k++) {
-        double mid = 0.5 * (lo + hi);
-        if (ray_long(mu, a11, a12, a22, b1, b2, mid, s)) {
-            lo = mid;
+    for (unsigned k = 0; k < NSM_RESLIP_ITERS && more; k++) {
+        if (ray_long(mu, a11, a12, a22, b1, b2, al, s)) {
+            lo = al;
         } else {
-            hi = mid;
+            hi = al;
+        }
+        double m11 = al + mu * a11;
+        double m12 = mu * a12;
+        double m22 = al + mu * a22;
+        double det = m11 * m22 - m12 * m12;
+        /* v^T B^-1 v, B symmetric: (m22 v1² - 2 m12 v1 v2 + m11 v2²)/det */
+        double vbv = (m22 * s[0] * s[0] - 2.0 * m12 * s[0] * s[1] + m11 * s[1] * s[1]) / det;
+        double vv = s[0] * s[0] + s[1] * s[1];
+        double nv = sqrt(vv);
+        double next = al + (nv - 1.0) * (vv / vbv);
+        if (fabs(nv - 1.0) <= 4.0 * DBL_EPSILON || next == al) {
+            more = 0; /* at the root to rounding: alpha stays */
+        } else {
+            al = next > lo && next < hi ? next : 0.5 * (lo + hi);
         }
     }
-    (void)ray_long(mu, a11, a12, a22, b1, b2, hi, s);
+    (void)ray_long(mu, a11, a12, a22, b1, b2, al, s);
     double n2 = s[0] * s[0] + s[1] * s[1];
     if (!(n2 > 0.0)) {
         return 0;

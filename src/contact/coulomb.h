@@ -21,8 +21,9 @@
 #include "nsmech/base.h"
 #include "../nsm_math.h"
 
-/** Bisection steps for alpha in nsm_coulomb_reslip2 (on [0, |W_tn|], absolute precision
-    |W_tn|·2^-128, below the double resolution of any alpha in that interval). */
+/** At most this many safeguarded Newton steps for alpha in nsm_coulomb_reslip2 (each at
+    worst a bisection of [0, |W_tn|]: 128 of them reach |W_tn|·2^-128, below the double
+    resolution of any alpha there; Newton's steps take about five). */
 #define NSM_RESLIP_ITERS 128u
 
 /** A spatial slip stops within a step when the step's linearised path u_t + s·r_t passes
@@ -70,8 +71,8 @@ double nsm_coulomb_rate1(double ut, double mu, double ztol, double wtt, double w
 /*
  * Spatial re-slip direction from rest (|W_tt^-1 W_tn| > mu > 0, W_tt positive definite): the
  * unit s with W_tn = (alpha·I + mu·W_tt)·s, alpha > 0. |(alpha·I + mu·W_tt)^-1 W_tn|
- * decreases in alpha, exceeds 1 at alpha = 0 and is at most 1 at alpha = |W_tn|: bisection,
- * then normalisation. Returns 1, or 0 if no direction could be formed (rounding only).
+ * decreases in alpha, exceeds 1 at alpha = 0 and is at most 1 at alpha = |W_tn|: safeguarded
+ * Newton steps on 1 - 1/|(alpha·I + mu·W_tt)^-1 W_tn| (coulomb.c), then normalisation. Returns 1, or 0 if no direction could be formed (rounding only).
  */
 /*@ requires \valid(s + (0 .. 1));
     assigns s[0 .. 1];
