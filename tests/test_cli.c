@@ -1013,6 +1013,16 @@ static void test_impact_steps_fw_iters(void)
     CU_ASSERT(err != NULL && strstr(err, "'steps'") != NULL);
     free(out);
     free(err);
+    /* "slip_rest" (docs/cli.md) outside [0, 1]: named */
+    write_text("flatbox_bad_rest.json",
+               "{\"M\": [[1]], \"Jn\": [[1]], \"Jt\": [[0]], \"mu\": [0], \"v\": [-1],"
+               " \"policy\": \"set\", \"slip_rest\": 2}\n",
+               path, sizeof path);
+    rc = run_nsm("impact", path, &out, &err);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT(err != NULL && strstr(err, "'slip_rest'") != NULL);
+    free(out);
+    free(err);
 }
 
 /*

@@ -1245,6 +1245,15 @@ static void test_impact_arg_fault(void)
     opts.vtol = NAN;
     CASE(1, NSM_ERR_ARG, "opts.vtol");
     opts.vtol = 1e-9;
+    opts.slip_rest = -0.25;
+    CASE(1, NSM_ERR_ARG, "opts.slip_rest");
+    opts.slip_rest = 1.5;
+    CASE(1, NSM_ERR_ARG, "opts.slip_rest");
+    opts.slip_rest = NAN;
+    CASE(1, NSM_ERR_ARG, "opts.slip_rest");
+    opts.slip_rest = 1.0;
+    CASE(1, NSM_OK, NULL);
+    opts.slip_rest = 0.0;
     order[0] = 0;
     CASE(1, NSM_ERR_ARG, "pol.order");
     pol.order = NULL;

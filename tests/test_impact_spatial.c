@@ -1150,6 +1150,64 @@ static void test_short_budget(void)
     }
 }
 
+/* opts.slip_rest (impact.h; docs/math.md, "Contacts at rest", sets): a rigid box landing flat
+   on its four corners (examples/problems/box_land_flat.json), held run with ratios
+   (1, 1/4, 1/16, 1/32). Its corners' slips, held nearly still by the joint stick rates, were
+   followed in segments of their own length: 306 147 steps at 2000 steps asked, 1.16 million
+   at 8000. Claims: with the sets' slip_rest (NSM_OUTCOME_SLIP_REST) the run takes at most
+   3 x its steps (measured 917 and 2 976), and agrees with the independent explicit-step
+   oracle (sp_oracle_fine, chattering into rest, h = 8e-5 S and 4e-5 S) within
+   max(4 |oracle(h) - oracle(h/2)|, 1e-4) (1 + |v-|) at both step counts (measured 1.4e-5 and
+   5e-6 from the oracle at h = 1e-5 S; its own error there 4.4e-5). */
+/* CLAIM: impact.h nsm_impact_opts.slip_rest: a step's share of friction as rest, runs that cost their steps */
+static void test_slip_rest_box(void)
+{
+    double M[36] = {0};
+    M[0] = 2.0;
+    M[7] = 2.0;
+    M[14] = 2.0;
+    M[21] = 0.021666666666666667;
+    M[28] = 0.03333333333333334;
+    M[35] = 0.041666666666666664;
+    const double Jn[24] = {0, 0, 1, -0.15, 0.2, 0, 0, 0, 1, -0.15, -0.2, 0,
+                           0, 0, 1, 0.15,  0.2, 0, 0, 0, 1, 0.15,  -0.2, 0};
+    const double Jt[48] = {0,  1, 0, 0.0995, 0,      -0.2,  -1, 0, 0, 0,      0.0995, -0.15,
+                           0,  1, 0, 0.0995, 0,      0.2,   -1, 0, 0, 0,      0.0995, -0.15,
+                           0,  1, 0, 0.0995, 0,      -0.2,  -1, 0, 0, 0,      0.0995, 0.15,
+                           0,  1, 0, 0.0995, 0,      0.2,   -1, 0, 0, 0,      0.0995, 0.15};
+    const double mu[4] = {0.8, 0.8, 0.8, 0.8};
+    const double vm[6] = {0.3, 0, -1, -0.1, 0.2, 0};
+    const double ratios[4] = {1.0, 0.25, 0.0625, 0.03125};
+    double o1[6], o2[6];
+    int re1 = 0, re2 = 0;
+    size_t n1 = 0, n2 = 0;
+    CU_ASSERT_EQUAL_FATAL(sp_oracle_fine(6, 4, M, Jn, Jt, mu, vm, ratios, NULL, 8e-5, 4000000,
+                                         o1, &re1, &n1),
+                          SP_ORACLE_OK);
+    CU_ASSERT_EQUAL_FATAL(sp_oracle_fine(6, 4, M, Jn, Jt, mu, vm, ratios, NULL, 4e-5, 4000000,
+                                         o2, &re2, &n2),
+                          SP_ORACLE_OK);
+    CU_ASSERT_FATAL(!re1 && !re2);
+    double scale = 1.0 + tm_maxabs(6, vm);
+    double tol = fmax(4.0 * tm_maxabs_diff(6, o1, o2) / scale, 1e-4);
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL, NULL};
+    size_t lw = nsm_impact_work(6, 4);
+    CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work_buf / sizeof work_buf[0]);
+    const size_t steps[2] = {2000, 8000};
+    for (size_t i = 0; i < 2; i++) {
+        nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+        opts.steps = steps[i];
+        opts.slip_rest = NSM_OUTCOME_SLIP_REST;
+        double vp[6], L[12];
+        nsm_impact_info info;
+        CU_ASSERT_EQUAL_FATAL(args_impact_solve(6, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
+                                                 &info, work_buf, lw),
+                              NSM_OK);
+        CU_ASSERT(info.steps <= 3 * opts.steps);
+        CU_ASSERT(tm_maxabs_diff(6, vp, o2) / scale <= tol);
+    }
+}
+
 static CU_TestInfo spatial_tests[] = {
     {"spatial impact: sequential policy (1000 cases)", test_spatial_sequential},
     {"spatial impact: simultaneous policy (1000 cases)", test_spatial_simultaneous},
@@ -1174,6 +1232,8 @@ static CU_TestInfo spatial_tests[] = {
      test_stalled_turn},
     {"spatial impact: short segments in proportion to the steps (fuzz finding T2)",
      test_short_budget},
+    {"spatial impact: slip_rest on a box landing flat (runs that cost their steps)",
+     test_slip_rest_box},
     CU_TEST_INFO_NULL,
 };
 

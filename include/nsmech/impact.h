@@ -35,14 +35,17 @@ extern "C" {
  * W_tn = (alpha I + mu W_tt) s, alpha > 0 (d = 1: sign(W_tn)); when W_tt is singular (its
  * tangent rows dependent, e.g. one of them zero) u_t moves on a line only, and the planar rule
  * applies along it.
- * Simultaneous, sampled and priority runs also hold contacts at rest (docs/math.md,
+ * Simultaneous, sampled, priority and Moreau runs also hold contacts at rest (docs/math.md,
  * "Contacts at rest: sliding and joint stick"): a contact without policy weight at
  * |u_n| <= ntol that the others would push back into penetration carries the weight that
  * keeps its u_n constant (a sliding mode), and the contacts with weight at tangential rest
  * get joint stick rates (within their cones: intervals for d = 1, discs for d = 2) that keep
  * u_t = 0 together, instead of their own blocks' rates; found by projected Gauss-Seidel, with
  * the per-contact rules above as the fallback for a segment where the sweeps do not converge
- * (for d = 2 they are found again at every Runge–Kutta stage, below). Sequential, bang-bang,
+ * (for d = 2 they are found again at every Runge–Kutta stage, below, and with
+ * opts.slip_rest > 0 a slip below that share of a step's friction counts as rest: where the
+ * joint stick rates of a rigid foot's other corners hold a slip still, it would otherwise be
+ * followed in segments of hmin to the end). Sequential, bang-bang,
  * extremal and schedule runs keep the per-contact rules. Each step is a straight segment
  * of length min(h, next event), events being a penetrating contact reaching u_n = 0 or a
  * slipping one reaching u_t = 0 (d = 2: the closest approach of the segment, where u_t is then
@@ -215,10 +218,17 @@ typedef struct nsm_impact_opts {
     size_t fw_iters;       /**< Frank–Wolfe iteration budget for gamma (m > 1), 1 .. 10^6;
                                 extended while the duality gap shrinks (see above) */
     size_t fallback_steps; /**< step cap when no bound exists, 1 .. 10^8 */
+    double slip_rest;      /**< d = 2, runs that hold contacts (simultaneous, sampled,
+                                priority, Moreau): a slip below slip_rest·h·rho counts as rest
+                                too, rho = max_c mu_c·(W_t1t1 + W_t2t2)/2 (what a contact's
+                                own friction at full weight moves its slip per unit of normal
+                                impulse); 0 .. 1, 0: ztol only (the default; the sets use
+                                NSM_OUTCOME_SLIP_REST) */
 } nsm_impact_opts;
 
-/** Defaults: 2000 steps, ztol 1e-12, ntol 1e-12, vtol 1e-9, 5000 FW iterations, 10^6 fallback. */
-#define NSM_IMPACT_OPTS_DEFAULT {2000u, 1e-12, 1e-12, 1e-9, 5000u, 1000000u}
+/** Defaults: 2000 steps, ztol 1e-12, ntol 1e-12, vtol 1e-9, 5000 FW iterations, 10^6 fallback,
+    slip_rest 0. */
+#define NSM_IMPACT_OPTS_DEFAULT {2000u, 1e-12, 1e-12, 1e-9, 5000u, 1000000u, 0.0}
 
 /** What the integrator did. */
 typedef struct nsm_impact_info {

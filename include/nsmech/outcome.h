@@ -69,9 +69,18 @@ typedef struct nsm_outcome_opts {
     const double *planes;   /**< 2·nplanes rows of n entries (may be NULL when nplanes = 0) */
 } nsm_outcome_opts;
 
-/** Defaults: the impact defaults, 2048 samples, seed 0, hold 2000 (the default step count),
-    no projection planes. */
-#define NSM_OUTCOME_OPTS_DEFAULT {NSM_IMPACT_OPTS_DEFAULT, 2048u, 0ul, 2000u, 0u, NULL}
+/** The sets' opts.impact.slip_rest (nsmech/impact.h): in the runs that hold contacts, a slip
+    below what a contact's friction moves it in 1/256 of a step counts as rest. On robot feet
+    (a rigid foot's corners hold each other's slips still) this takes their ratio runs from
+    tens of times their steps to about their steps; the outcomes move by about
+    slip_rest·h·rho, first order in h (docs/math.md (I10)). */
+#define NSM_OUTCOME_SLIP_REST (1.0 / 256.0)
+
+/** Defaults: the impact defaults but slip_rest NSM_OUTCOME_SLIP_REST, 2048 samples, seed 0,
+    hold 2000 (the default step count), no projection planes. */
+#define NSM_OUTCOME_OPTS_DEFAULT                                                          \
+    {{2000u, 1e-12, 1e-12, 1e-9, 5000u, 1000000u, NSM_OUTCOME_SLIP_REST}, 2048u, 0ul, 2000u, 0u, \
+     NULL}
 
 /** Most projection planes nsm_outcome_set takes. */
 #define NSM_OUTCOME_MAX_PLANES 64u

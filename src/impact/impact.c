@@ -532,7 +532,7 @@ static nsm_status impact_run(size_t n, size_t m, size_t d, const double *M, cons
     double h = nsm_impact_bound(m, d, mu, opts, W, v->u, v->um, inf, wedge);
     extremal_gain(n, m, pol, W, X, v->gain);
     nsm_status rs = nsm_impact_integrate(m, d, pol, W, mu, h, opts->steps, opts->ztol,
-                                         opts->ntol, v, inf);
+                                         opts->slip_rest, opts->ntol, v, inf);
     inf->energy_plus = impact_vplus(n, m, d, M, mu, vm, X, v->lam, vp, tmp);
     return rs;
 }

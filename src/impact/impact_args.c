@@ -18,18 +18,19 @@
 #define F_ZTOL 4
 #define F_NTOL 5
 #define F_VTOL 6
-#define F_ORDER_NULL 7
-#define F_ORDER 8
-#define F_RATIOS_NULL 9
-#define F_RATIOS_NAN 10
-#define F_RATIOS 11
-#define F_HOLD 12
-#define F_DIR_NULL 13
-#define F_DIR_NAN 14
-#define F_VDIR_NULL 15
-#define F_DWELL_NULL 16
-#define F_DWELL 17
-#define F_KIND 18
+#define F_SLIP_REST 7
+#define F_ORDER_NULL 8
+#define F_ORDER 9
+#define F_RATIOS_NULL 10
+#define F_RATIOS_NAN 11
+#define F_RATIOS 12
+#define F_HOLD 13
+#define F_DIR_NULL 14
+#define F_DIR_NAN 15
+#define F_VDIR_NULL 16
+#define F_DWELL_NULL 17
+#define F_DWELL 18
+#define F_KIND 19
 
 /* 1 if x >= 0 and finite. */
 /*@ assigns \nothing;
@@ -75,13 +76,14 @@ static int is_permutation(size_t m, const size_t *order)
     predicate opts_ok(nsm_impact_opts *opts) =
       1 <= opts->steps <= 1000000 && 1 <= opts->fw_iters <= 1000000 &&
       1 <= opts->fallback_steps <= 100000000 &&
-      opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0;
+      opts->ztol >= 0 && opts->ntol >= 0 && opts->vtol >= 0 &&
+      0 <= opts->slip_rest <= 1;
  */
 
 /* The first fault of the options, F_NONE if there is none. */
 /*@ requires \valid_read(opts);
     assigns \nothing;
-    ensures range: \result == F_NONE || (F_STEPS <= \result <= F_VTOL);
+    ensures range: \result == F_NONE || (F_STEPS <= \result <= F_SLIP_REST);
     ensures ok: \result == F_NONE ==> opts_ok(opts);
  */
 static int opts_fault(const nsm_impact_opts *opts)
@@ -103,6 +105,9 @@ static int opts_fault(const nsm_impact_opts *opts)
     }
     if (!nonneg_finite(opts->vtol)) {
         return F_VTOL;
+    }
+    if (!(opts->slip_rest >= 0.0 && opts->slip_rest <= 1.0)) {
+        return F_SLIP_REST;
     }
     return F_NONE;
 }
@@ -247,6 +252,7 @@ static const char *fault_name(int f)
     case F_ZTOL: return "opts.ztol";
     case F_NTOL: return "opts.ntol";
     case F_VTOL: return "opts.vtol";
+    case F_SLIP_REST: return "opts.slip_rest";
     case F_ORDER_NULL:
     case F_ORDER: return "pol.order";
     case F_RATIOS_NULL:

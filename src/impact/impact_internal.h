@@ -323,7 +323,9 @@ void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u
  * direction equation is stiff (rate of order mu·w·tr W_tt/|u_t|): an explicit step longer
  * than that amplifies the error perpendicular to the slip instead of damping it. Returns
  * min over slipping contacts of |u_t|/(8|r_t| + mu·w·tr W_tt) (h when none), never below hmin:
- * a segment turns the slip by at most about 1/8 rad.
+ * a segment turns the slip by at most about 1/8 rad. With joint (the segment's rates are joint
+ * stick rates, found again at every stage) the stiffness term is scaled by
+ * min(1, 8|r_t|·h/|u_t|): a slip that the stuck contacts hold still does not relax.
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(u + (0 .. 3 * m - 1));
@@ -334,7 +336,8 @@ void nsm_impact_rk4(size_t m, const double *W, const double *mu, const double *u
     ensures hmin <= \result <= h;
  */
 double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const double *w,
-                           const double *u, const double *rate, double h, double hmin, double ztol);
+                           const double *u, const double *rate, double h, double hmin, double ztol,
+                           int joint);
 
 /* ---- slip arcs of the one contact acting (slip_arc.c) ---- */
 
@@ -410,7 +413,7 @@ void nsm_impact_moreau(size_t m, const double *W, const double *u, const double 
  * contact penetrates, NSM_ERR_BOUND when s would exceed the bound (has_bound),
  * NSM_ERR_NO_CONVERGENCE at the step cap. lam holds the impulse (3m, (t1, t2, n) per contact).
  * steps_h: the steps of h the run was given (opts.steps), which limit a spatial run's short
- * segments (NSM_IMPACT_EXACT_SHORT_PER_STEP).
+ * segments (NSM_IMPACT_EXACT_SHORT_PER_STEP); slip_rest: opts.slip_rest (rest_slip).
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires h >= 0;
@@ -434,7 +437,7 @@ void nsm_impact_moreau(size_t m, const double *W, const double *u, const double 
  */
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
                                 const double *W, const double *mu, double h, size_t steps_h,
-                                double ztol, double ntol, const impact_vecs *v,
-                                nsm_impact_info *inf);
+                                double ztol, double slip_rest, double ntol,
+                                const impact_vecs *v, nsm_impact_info *inf);
 
 #endif

@@ -89,7 +89,8 @@ void nsm_impact_lamhat(size_t m, size_t d, const double *W, const double *u, con
  * a segment turns the slip by at most about 1/8 rad.
  */
 double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const double *w,
-                           const double *u, const double *rate, double h, double hmin, double ztol)
+                           const double *u, const double *rate, double h, double hmin, double ztol,
+                           int joint)
 {
     size_t K = 3 * m;
     double cap = h;
@@ -103,8 +104,15 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
         lemma_idx(3 * c, 3 * c, K);
         lemma_idx(3 * c + 1, 3 * c + 1, K);
         double sp = tnorm(2, u[3 * c], u[3 * c + 1]);
-        double turn = SLIP_TURN_INV * tnorm(2, rate[3 * c], rate[3 * c + 1]) +
-                      mu[c] * w[c] * (W[(3 * c) * K + 3 * c] + W[(3 * c + 1) * K + 3 * c + 1]);
+        double rt = tnorm(2, rate[3 * c], rate[3 * c + 1]);
+        double stiff = mu[c] * w[c] * (W[(3 * c) * K + 3 * c] + W[(3 * c + 1) * K + 3 * c + 1]);
+        if (joint && sp > 0.0) {
+            /* joint rates hold a slip still where stuck contacts lock it (a rigid foot's
+               corners): its stiffness applies in proportion to how far it moves in a step */
+            double q = SLIP_TURN_INV * rt * (h / sp);
+            stiff = q < 1.0 ? stiff * q : stiff;
+        }
+        double turn = SLIP_TURN_INV * rt + stiff;
         if (w[c] > 0.0 && sp > ztol && turn > 0.0) {
             double l = sp / turn;
             if (l < cap) {
@@ -118,8 +126,10 @@ double nsm_impact_slip_cap(size_t m, const double *W, const double *mu, const do
 /* One Runge–Kutta stage: um = u + step·dir, ls its impulse rates and rs = W ls (dir may be
    rs: it is read before rs is written). With wp (the policy's weights of a segment that took
    joint rates): the held weights and joint stick rates at um (nsm_slide from wp, warm-started
-   from lh), or each contact's own rates with wp where they do not converge or nothing is at
-   rest there. Without: the same weights w (as nsm_impact_lamhat), except that a contact at
+   from lh), or where they do not converge or nothing is at rest there the segment's weights
+   at u, held ones included (lh's normal slots: each contact's own rates with wp would drop a
+   hold for the stage and start an alternation about u_n = 0), with each contact slipping at
+   um on its own slip's friction and the others on their joint stick rates at u. Without: the same weights w (as nsm_impact_lamhat), except that a contact at
    tangential rest at u keeps its rates there (lh: stick or the re-slip ray, constant while
    that lasts; re-evaluated at a stage that has moved, they would mix in the sliding law). */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
@@ -149,7 +159,26 @@ static void rk_stage(size_t m, const double *W, const double *mu, const double *
         copy_vec(m, wp, ws);
         copy_vec(K, lh, ls);
         if (!nsm_slide(m, 2, W, um, mu, ztol, ntol, ws, ls, rs)) {
-            nsm_impact_lamhat(m, 2, W, um, mu, wp, ztol, ls);
+            /* the segment's weights at u (held ones included), each contact slipping at um
+               on its own slip, the others keeping their joint stick rates at u */
+            /*@ loop invariant 0 <= c <= m;
+                loop assigns c, ws[0 .. m - 1];
+                loop variant m - c;
+             */
+            for (size_t c = 0; c < m; c++) {
+                ws[c] = lh[3 * c + 2];
+            }
+            nsm_impact_lamhat(m, 2, W, um, mu, ws, ztol, ls);
+            /*@ loop invariant 0 <= c <= m;
+                loop assigns c, ls[0 .. 3 * m - 1];
+                loop variant m - c;
+             */
+            for (size_t c = 0; c < m; c++) {
+                if (!(tnorm(2, um[3 * c], um[3 * c + 1]) > ztol)) {
+                    ls[3 * c] = lh[3 * c];
+                    ls[3 * c + 1] = lh[3 * c + 1];
+                }
+            }
             matvec(K, K, W, ls, rs);
         }
         return;

@@ -313,7 +313,7 @@ static double step_len(size_t m, size_t d, const double *W, const double *mu, do
     }
     size_t K = 3 * m;
     double lcap = nsm_impact_slip_cap(m, W, mu, v->w, v->u, v->rate, h, slips ? 0.0 : hmin,
-                                      ztol);
+                                      ztol, joint);
     double len = seg_len(m, d, v->u, v->rate, v->w, h, hmin, lcap, ztol, ntol, slide, exact,
                          slips, ev);
     if (*ev < K && *ev % 3 == 0) {
@@ -539,6 +539,38 @@ static int seg_moves(size_t K, double len, const double *rate, const double *u)
     return 0;
 }
 
+/* The slip below which a run that holds contacts takes a spatial contact as at rest with
+   opts.slip_rest > 0: ztol, or rho·hs if that is more, hs = slip_rest·h and rho =
+   max_c mu_c·(W_t1t1 + W_t2t2)/2 (invariant under a rotation of the tangent frame): what the
+   strongest friction of one contact at full weight moves its slip in hs of normal impulse.
+   A smaller slip is followed in segments of its own length (the turn bound scales with
+   |u_t|), and where the joint stick rates of other contacts hold it still (a rigid foot's
+   corners) in segments of hmin to the end; taken as rest, the joint solve sticks it or
+   re-slips it. The error this makes is of the order of hs. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    assigns \nothing;
+    ensures \result >= ztol;
+ */
+static double rest_slip(size_t m, const double *W, const double *mu, double hs, double ztol)
+{
+    size_t K = 3 * m;
+    double rho = 0.0;
+    /*@ loop invariant 0 <= c <= m;
+        loop assigns c, rho;
+        loop variant m - c;
+     */
+    for (size_t c = 0; c < m; c++) {
+        /*@ assert K * K == 9 * m * m; */
+        lemma_idx(3 * c, 3 * c, K);
+        lemma_idx(3 * c + 1, 3 * c + 1, K);
+        double f = mu[c] * (0.5 * (W[(3 * c) * K + 3 * c] + W[(3 * c + 1) * K + 3 * c + 1]));
+        rho = f > rho ? f : rho;
+    }
+    double z = rho * hs;
+    return z > ztol ? z : ztol;
+}
+
 /* The state at the start of the integration: Λ, the held rates lh and the raw draws wraw
    zero; no acting contact (cur = m), nothing held, the PRNG seeded from pol->seed, no
    schedule phase started, the dwells' impulse scale from the contact velocities at v_-. */
@@ -568,8 +600,8 @@ static void integrate_start(size_t m, const nsm_impact_policy *pol, const double
 
 nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol,
                                 const double *W, const double *mu, double h, size_t steps_h,
-                                double ztol, double ntol, const impact_vecs *v,
-                                nsm_impact_info *inf)
+                                double ztol, double slip_rest, double ntol,
+                                const impact_vecs *v, nsm_impact_info *inf)
 {
     size_t K = 3 * m;
     policy_state ps;
@@ -599,6 +631,9 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
         /* a spatial short segment costs Runge–Kutta stages and joint solves: a coarse run
            pays for at most NSM_IMPACT_EXACT_SHORT_PER_STEP of them per step of h */
         shorts = steps_h * NSM_IMPACT_EXACT_SHORT_PER_STEP;
+    }
+    if (slide && d == 2 && slip_rest > 0.0) {
+        ztol = rest_slip(m, W, mu, slip_rest * h, ztol);
     }
     size_t cap = inf->step_cap;
     int has_bound = inf->has_bound;

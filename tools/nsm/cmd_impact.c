@@ -9,7 +9,7 @@
 
 static const char *const imp_fields[] = {
     "M", "Jn", "Jt", "tangent_dim", "mu", "v", "policy", "order", "dwell", "samples", "seed", "hold",
-    "cycles", "tol", "steps", "fw_iters", "project", NULL
+    "cycles", "tol", "steps", "fw_iters", "slip_rest", "project", NULL
 };
 
 /* The parsed problem. */
@@ -27,6 +27,8 @@ typedef struct imp_problem {
     int has_tol;
     size_t steps;          /* nsm_impact_opts.steps; 0: the default */
     size_t fw_iters;       /* nsm_impact_opts.fw_iters; 0: the default */
+    double slip_rest;      /* nsm_impact_opts.slip_rest when has_slip_rest */
+    int has_slip_rest;     /* else 0, and NSM_OUTCOME_SLIP_REST for "set" */
     double *project;       /* "set": nproj·2 rows of n, rows 2i and 2i + 1 give projection i */
     size_t nproj;
 } imp_problem;
@@ -324,6 +326,15 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
         return -1;
     }
     p->fw_iters = (size_t)x;
+    got = cli_get_number(pb, "slip_rest", &p->slip_rest, e);
+    if (got < 0) {
+        return -1;
+    }
+    p->has_slip_rest = got;
+    if (got && !(p->slip_rest >= 0.0 && p->slip_rest <= 1.0)) {
+        cli_fail(e, "field 'slip_rest': must be in [0, 1]");
+        return -1;
+    }
     return imp_read_project(pb, p, e);
 }
 
@@ -358,6 +369,7 @@ static const char *fault_field(const char *fault)
         {"pol.order", "order"}, {"pol.hold", "hold"}, {"opts.vtol", "tol"},
         {"pol.dwell", "dwell"},
         {"opts.steps", "steps"}, {"opts.fw_iters", "fw_iters"},
+        {"opts.slip_rest", "slip_rest"},
     };
     if (fault == NULL) {
         return "options";
@@ -516,6 +528,7 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     }
     nsm_outcome_opts oo = NSM_OUTCOME_OPTS_DEFAULT;
     oo.impact = *opts;
+    oo.impact.slip_rest = p->has_slip_rest ? p->slip_rest : NSM_OUTCOME_SLIP_REST;
     oo.nsamples = samples;
     oo.seed = (unsigned long)p->seed;
     oo.hold = p->hold > 0 ? p->hold : opts->steps;
@@ -547,18 +560,18 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     for (size_t r = 0; r < total; r++) {
         nsm_impact_policy pol;
         nsm_status s = r < base ? nsm_outcome_policy(p->k, &oo, r, &store, &pol)
-                                : nsm_outcome_plane_policy(p->n, p->nproj, p->project, opts,
-                                                           r - base, vdir, &pol);
+                                : nsm_outcome_plane_policy(p->n, p->nproj, p->project,
+                                                           &oo.impact, r - base, vdir, &pol);
         if (s != NSM_OK) {
             cli_progress_end(&prog, r);
             cli_fail(e, "impact: the set's run %zu: %s", r, nsm_status_str(s));
             goto done;
         }
         nsm_impact_info info;
-        s = solve_run(p, &pol, opts, vp, lam, &info, work, lw);
+        s = solve_run(p, &pol, &oo.impact, vp, lam, &info, work, lw);
         if (!reportable(s)) {
             cli_progress_end(&prog, r);
-            rc = input_fail(e, s, p, &pol, opts);
+            rc = input_fail(e, s, p, &pol, &oo.impact);
             goto done;
         }
         cJSON *o = cJSON_CreateObject();
@@ -605,6 +618,7 @@ static int cli_impact_run(const imp_problem *p, const cli_budget *budget, cJSON 
     }
     opts.steps = p->steps > 0 ? p->steps : opts.steps;
     opts.fw_iters = p->fw_iters > 0 ? p->fw_iters : opts.fw_iters;
+    opts.slip_rest = p->has_slip_rest ? p->slip_rest : opts.slip_rest;
     size_t samples = p->samples;
     if (budget != NULL) {
         if (budget->max_samples > 0 && samples > budget->max_samples) {
