@@ -627,10 +627,14 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
                   : d == 2 ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL
                   : kept ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
                   : 0u;
-    if (d == 2 && steps_h < shorts / NSM_IMPACT_EXACT_SHORT_PER_STEP) {
+    size_t per = pol->kind == NSM_POLICY_SEQUENTIAL || slide
+                     ? (size_t)NSM_IMPACT_EXACT_SHORT_PER_STEP
+                     : (size_t)NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE;
+    if (d == 2 && steps_h < shorts / per) {
         /* a spatial short segment costs Runge–Kutta stages and joint solves: a coarse run
-           pays for at most NSM_IMPACT_EXACT_SHORT_PER_STEP of them per step of h */
-        shorts = steps_h * NSM_IMPACT_EXACT_SHORT_PER_STEP;
+           pays for at most per of them per step of h (fewer for the bang-bang, extremal and
+           schedule runs, which explore) */
+        shorts = steps_h * per;
     }
     if (slide && d == 2 && slip_rest > 0.0) {
         ztol = rest_slip(m, W, mu, slip_rest * h, ztol);
