@@ -31,6 +31,7 @@
 #define MAXN 40
 #define MAXK 16
 #define SAMPLE_STRIDE 8u
+#define MOREAU_REPS 20
 #define CURVE_N 30u
 #define CURVE_SAMPLES 64u
 
@@ -142,7 +143,7 @@ static double set_seconds(const problem *P, const nsm_outcome_opts *opts, const 
 static const char *kind_name(nsm_policy_kind k)
 {
     static const char *names[] = {"sequential", "simultaneous", "sampled", "priority",
-                                  "bang-bang", "extremal", "extremal_v", "schedule"};
+                                  "bang-bang", "extremal", "extremal_v", "schedule", "moreau"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
@@ -150,7 +151,7 @@ static const char *kind_name(nsm_policy_kind k)
    by opts->impact.steps; the largest of those ratios. */
 static double steps_ratio(const problem *P, const nsm_outcome_opts *opts)
 {
-    enum { KINDS = 8 };
+    enum { KINDS = 9 };
     double sum[KINDS] = {0}, top[KINDS] = {0};
     size_t cnt[KINDS] = {0};
     const nsm_contact_problem prob = {P->n, P->m, P->d, P->M, P->Jn, P->Jt, P->mu, P->v};
@@ -166,6 +167,9 @@ static double steps_ratio(const problem *P, const nsm_outcome_opts *opts)
         (void)nsm_impact_solve(&prob, &pol, &opts->impact, &res, work,
                                nsm_impact_work(P->n, P->m));
         unsigned k = (unsigned)pol.kind;
+        if (k >= KINDS) {
+            continue;
+        }
         sum[k] += (double)res.info.steps;
         top[k] = fmax(top[k], (double)res.info.steps);
         cnt[k]++;
@@ -181,6 +185,25 @@ static double steps_ratio(const problem *P, const nsm_outcome_opts *opts)
         worst = fmax(worst, mean);
     }
     return worst;
+}
+
+/* The method a user would pick instead of a set: one answer, Moreau's impulse (what a
+   time-stepping simulator's contact solve gives), as NSM_POLICY_MOREAU computes it: seconds
+   per run, the mean of MOREAU_REPS runs. */
+static double moreau_seconds(const problem *P, const nsm_outcome_opts *opts)
+{
+    const nsm_contact_problem prob = {P->n, P->m, P->d, P->M, P->Jn, P->Jt, P->mu, P->v};
+    const nsm_impact_policy pol = {NSM_POLICY_MOREAU, NULL, NULL, 0, 0, NULL, NULL, NULL};
+    double vp[MAXN], lam[3 * MAXK];
+    nsm_impact_result res = {vp, lam, {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0, 0, 0}};
+    double t0 = now();
+    for (int i = 0; i < MOREAU_REPS; i++) {
+        if (nsm_impact_solve(&prob, &pol, &opts->impact, &res, work,
+                             nsm_impact_work(P->n, P->m)) != NSM_OK) {
+            return NAN;
+        }
+    }
+    return (now() - t0) / MOREAU_REPS;
 }
 
 /* Three unit discs (mass 1, I = 1/2) in a column on the floor: contacts floor-0, 0-1, 1-2
@@ -265,11 +288,14 @@ int main(void)
     static problem P;
     nsm_outcome_opts opts = NSM_OUTCOME_OPTS_DEFAULT;
     static const struct {
-        const char *file, *line;
+        const char *file, *line, *moreau;
     } shipped[] = {
-        {"examples/problems/humanoid_land_one_foot.json", "humanoid_one_foot_set_seconds"},
-        {"examples/problems/humanoid_land_two_feet.json", "humanoid_two_feet_set_seconds"},
-        {"examples/problems/box_land_flat.json", "box_flat_set_seconds"},
+        {"examples/problems/humanoid_land_one_foot.json", "humanoid_one_foot_set_seconds",
+         "humanoid_one_foot_moreau_run_seconds"},
+        {"examples/problems/humanoid_land_two_feet.json", "humanoid_two_feet_set_seconds",
+         "humanoid_two_feet_moreau_run_seconds"},
+        {"examples/problems/box_land_flat.json", "box_flat_set_seconds",
+         "box_flat_moreau_run_seconds"},
     };
     for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
         if (load(shipped[i].file, &P) != 0) {
@@ -278,6 +304,7 @@ int main(void)
             continue;
         }
         printf("%s %.3f\n", shipped[i].line, set_seconds(&P, &opts, shipped[i].line));
+        printf("%s %.5f\n", shipped[i].moreau, moreau_seconds(&P, &opts));
         if (i == 0) {
             printf("spatial_steps_ratio_max %.2f\n", steps_ratio(&P, &opts));
         }
