@@ -1169,7 +1169,14 @@ nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_op
         return NSM_ERR_NULL;
     }
     /* local copies: the options stay what was validated while the outputs are written */
-    const nsm_impact_opts io = opts->impact;
+    nsm_impact_opts io;
+    io.steps = opts->impact.steps;
+    io.ztol = opts->impact.ztol;
+    io.ntol = opts->impact.ntol;
+    io.vtol = opts->impact.vtol;
+    io.fw_iters = opts->impact.fw_iters;
+    io.fallback_steps = opts->impact.fallback_steps;
+    io.slip_rest = opts->impact.slip_rest;
     size_t nsamples = opts->nsamples;
     unsigned long seed = opts->seed;
     size_t hold = opts->hold;
