@@ -235,7 +235,10 @@ typedef struct nsm_impact_opts {
 
 /** Defaults: 2000 steps, ztol 1e-12, ntol 1e-12, vtol 1e-9, 5000 FW iterations, 10^6 fallback,
     slip_rest 0. */
-#define NSM_IMPACT_OPTS_DEFAULT {2000u, 1e-12, 1e-12, 1e-9, 5000u, 1000000u, 0.0}
+#define NSM_IMPACT_OPTS_DEFAULT NSM_IMPACT_OPTS_REST(0.0)
+
+/** The defaults with slip_rest = x (the sets' NSM_OUTCOME_OPTS_DEFAULT). */
+#define NSM_IMPACT_OPTS_REST(x) {2000u, 1e-12, 1e-12, 1e-9, 5000u, 1000000u, x}
 
 /** What the integrator did. */
 typedef struct nsm_impact_info {

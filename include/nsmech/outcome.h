@@ -78,9 +78,8 @@ typedef struct nsm_outcome_opts {
 
 /** Defaults: the impact defaults but slip_rest NSM_OUTCOME_SLIP_REST, 2048 samples, seed 0,
     hold 2000 (the default step count), no projection planes. */
-#define NSM_OUTCOME_OPTS_DEFAULT                                                          \
-    {{2000u, 1e-12, 1e-12, 1e-9, 5000u, 1000000u, NSM_OUTCOME_SLIP_REST}, 2048u, 0ul, 2000u, 0u, \
-     NULL}
+#define NSM_OUTCOME_OPTS_DEFAULT \
+    {NSM_IMPACT_OPTS_REST(NSM_OUTCOME_SLIP_REST), 2048u, 0ul, 2000u, 0u, NULL}
 
 /** Most projection planes nsm_outcome_set takes. */
 #define NSM_OUTCOME_MAX_PLANES 64u
