@@ -10,6 +10,7 @@
 #include "spatial_oracle.h"
 #include "nsmech.h"
 #include <lapacke.h>
+#include "../src/impact/impact_internal.h"
 
 #define MAXN 9
 #define MAXM 3
@@ -1055,6 +1056,82 @@ static void test_point_mass_closed_form(void)
     }
 }
 
+/* The post-impact velocity does not depend on the unit of mass (docs/math.md, units). M is
+   scaled by 2^k (W by 2^-k exactly, the impulses by 2^k); the velocity must be the unscaled
+   run's to 1e-9. Tangential norms of impulse rates were squared unscaled: with W ~ 1e199 they
+   overflowed, every slip's turn bound fell to hmin, and a point mass took 448 554 steps
+   instead of 389 and ended with u_n = 1.7e-6 instead of 0. Checked on that point mass
+   (inertia diag(1, 4, 1), a tilted tangent row) for k = ±330 and ±660 (about 1e±99 and
+   1e±199), and on 30 random problems, sequential and simultaneous, for k = ±330: at ±660 some
+   of them still take other paths (squares of rates elsewhere in the integrator). */
+static void scaled_runs(const sproblem *P, const char *what, int kmax)
+{
+    static const int ks[4] = {-660, -330, 330, 660};
+    size_t order[MAXM];
+    double ratios[MAXM];
+    for (size_t c = 0; c < P->m; c++) {
+        order[c] = c;
+        ratios[c] = 1.0;
+    }
+    for (int pk = 0; pk < 2; pk++) {
+        nsm_impact_policy pol = {pk == 0 ? NSM_POLICY_SEQUENTIAL : NSM_POLICY_SIMULTANEOUS,
+                                 order, ratios, 0, 1, NULL, NULL, NULL};
+        nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+        double v0[MAXN], vp[MAXN], L[3 * MAXM];
+        nsm_impact_info info;
+        if (solve_d(P, 2, &pol, &opts, v0, L, &info) != NSM_OK) {
+            continue; /* the claim is about answers: a problem without one is skipped */
+        }
+        double vmax = 1.0;
+        for (size_t i = 0; i < P->n; i++) {
+            vmax = fmax(vmax, fabs(v0[i]));
+        }
+        for (size_t j = 0; j < 4; j++) {
+            if (abs(ks[j]) > kmax) {
+                continue;
+            }
+            sproblem S = *P;
+            for (size_t i = 0; i < P->n * P->n; i++) {
+                S.M[i] = ldexp(P->M[i], ks[j]);
+            }
+            nsm_status st = solve_d(&S, 2, &pol, &opts, vp, L, &info);
+            double err = 0.0;
+            for (size_t i = 0; i < P->n; i++) {
+                err = fmax(err, fabs(vp[i] - v0[i]));
+            }
+            if (st != NSM_OK || !(err <= 1e-9 * vmax)) {
+                fprintf(stderr, "\n  %s, policy %d, M scaled by 2^%d: status %d, |dv| %.3g\n",
+                        what, pk, ks[j], (int)st, err);
+                CU_FAIL("the outcome depends on the unit of mass");
+            }
+        }
+    }
+}
+
+static void test_mass_unit(void)
+{
+    sproblem P;
+    memset(&P, 0, sizeof P);
+    P.n = 3;
+    P.m = 1;
+    const double M[9] = {1, 0, 0, 0, 4, 0, 0, 0, 1};
+    const double Jt[6] = {1, 0, 0, 0, 1, 0.25};
+    memcpy(P.M, M, sizeof M);
+    memcpy(P.Jt, Jt, sizeof Jt);
+    P.Jn[2] = 1.0;
+    P.mu[0] = 0.5;
+    P.vm[0] = 1.0;
+    P.vm[1] = 1.0;
+    P.vm[2] = -1.0;
+    scaled_runs(&P, "point mass", 660);
+    nsm_rng rng;
+    nsm_rng_seed(&rng, prop_base_seed() + 43);
+    for (int t = 0; t < 30; t++) {
+        random_sproblem(&rng, &P);
+        scaled_runs(&P, "random problem", 330);
+    }
+}
+
 /* Fuzz finding T1 (finding_T1_impact_spatial_stalled_turn, a libFuzzer timeout of a CI run):
    one degree of freedom, four spatial contacts at scales 1e242 (M) and 1e245 (J), steps = 1.
    Contacts 1-3 slip with u_t ~ 1e-12 while their normal velocities are ~1e233: their turn
@@ -1062,10 +1139,13 @@ static void test_point_mass_closed_form(void)
    velocity beyond rounding; the run spent its NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL short
    segments (20 033 steps, 23 s under the sanitizers) where 235 do. Header claim: a segment
    that moves no contact velocity beyond rounding ends the exact following of slips. Checked
-   at 100 steps (the fuzzed steps = 1 now allows 25 short segments, too few to tell): NSM_OK
-   without using up the short segments (2 596 steps without the rule, 263 with it), and the
-   closed form: every J row is a multiple of the one velocity, so the impact ends at v = 0
-   (plastic), here within the hmin overshoot. */
+   at 100 steps (the fuzzed steps = 1 now allows 25 short segments, too few to tell), with
+   mu_0 = 0.9: NSM_OK without using up the short segments, and the closed form: every J row
+   is a multiple of the one velocity, so the impact ends at v = 0 (plastic), here within the
+   hmin overshoot. The fuzzed mu_0 = 4.5625 has no bound (closed form: mu_0 |Jt_0| > |Jn_0|,
+   so contact 0's cone holds an impulse with J^T Λ = 0 and gamma = 0): NSM_ERR_NO_BOUND. It
+   was certified while |g_t|² overflowed to infinity and Frank–Wolfe's vertex lost its
+   friction (an unsound bound, found by the mass-unit test below). */
 static void test_stalled_turn(void)
 {
     const double M[1] = {1.1301630975297797e+242};
@@ -1073,8 +1153,6 @@ static void test_stalled_turn(void)
                           -5.1753916921455154e+245, -4.985486626598317e+245};
     const double Jt[8] = {-5.3842495936277951e+245, -1.3686350260599896e-48, 4.5625, 4.5625,
                           4.5625, 4.5625, 4.5625, 4.5625};
-    const double mu[4] = {4.5625, 1.4375, 1.4375, 1.4375};
-    const double vm[1] = {4.5625};
     const double ratios[4] = {3, 4, 3, 3};
     nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 769, 2, NULL, NULL, NULL};
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
@@ -1086,12 +1164,53 @@ static void test_stalled_turn(void)
     nsm_impact_info info;
     size_t lw = nsm_impact_work(1, 4);
     CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work_buf / sizeof work_buf[0]);
+    const double vm[1] = {4.5625};
+    const double mu_fuzzed[4] = {4.5625, 1.4375, 1.4375, 1.4375};
+    CU_ASSERT(4.5625 * fabs(Jt[0]) > fabs(Jn[0])); /* the closed form's premise */
+    CU_ASSERT_EQUAL(args_impact_solve(1, 4, 2, M, Jn, Jt, mu_fuzzed, vm, &pol, &opts, vp, L,
+                                      &info, work_buf, lw),
+                    NSM_ERR_NO_BOUND);
+    const double mu[4] = {0.9, 1.4375, 1.4375, 1.4375};
+    CU_ASSERT(0.9 * fabs(Jt[0]) < fabs(Jn[0])); /* gamma > 0 */
     CU_ASSERT_EQUAL_FATAL(args_impact_solve(1, 4, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
                                              &info, work_buf, lw),
                           NSM_OK);
     /* fewer steps than the short segments the run may take: they were not used up */
     CU_ASSERT(info.steps < opts.steps * NSM_IMPACT_EXACT_SHORT_PER_STEP);
-    CU_ASSERT(vp[0] <= 0.0 && -vp[0] <= 1e-3 * vm[0]);
+    CU_ASSERT(fabs(vp[0]) <= 1e-3 * vm[0]);
+}
+
+/* Fuzz finding T3 (finding_T3_impact_arc_underflow, a libFuzzer timeout of a CI run): n = 5,
+   four spatial contacts, sequential, steps = 5, M ~ 1e200, so that each contact's block of W
+   was ~1e-199. A slip arc's test for a slip heading straight into rest squared g_t ~ 1e-203
+   to 0, never fired, and a slip decaying slowly on a stiff block ran its substeps out (0.75 s
+   at -O1, 4.8 s under the sanitizers; 18 ms with the fix). The angle between x_t and g_t is
+   now measured on both scaled to a largest entry of 1. Checked on the arc itself
+   (nsm_impact_arc, src/impact/impact_internal.h): a block with tangential stiffnesses 1 and
+   0.01 (a slow mode: about 5 000 substeps to decay to 1e-12 of the slip without the test) at
+   scales 1, 1e-200 and 1e200: the slip stops (NSM_ARC_STOP, not the substep cap) at every
+   scale, with the same impulse relative to the scale to 1e-12. */
+static void test_arc_scale(void)
+{
+    const double x0[3] = {1.0, 1.0, 0.5};
+    const double scales[3] = {1.0, 1e-200, 1e200};
+    double ref[3] = {0.0, 0.0, 0.0};
+    for (size_t k = 0; k < 3; k++) {
+        double s = scales[k];
+        const double B[9] = {s, 0.0, 0.0, 0.0, 0.01 * s, 0.0, 0.0, 0.0, s};
+        double dl[3];
+        int ev = -1;
+        double len = nsm_impact_arc(B, 1.0, x0, 1e6 / s, 0.0, 1e-12, dl, &ev);
+        CU_ASSERT_EQUAL(ev, NSM_ARC_STOP);
+        CU_ASSERT(len > 0.0 && len < 1e6 / s);
+        for (size_t i = 0; i < 3; i++) {
+            if (k == 0) {
+                ref[i] = dl[i];
+            } else {
+                CU_ASSERT(fabs(dl[i] * s - ref[i]) <= 1e-12 * fabs(ref[2]));
+            }
+        }
+    }
 }
 
 /* Fuzz finding T2 (finding_T2_impact_spatial_short_budget, a libFuzzer timeout of a longer
@@ -1230,6 +1349,9 @@ static CU_TestInfo spatial_tests[] = {
     {"spatial impact: bad input and trivial answers", test_spatial_errors},
     {"spatial impact: segments that move nothing end the exact slips (fuzz finding T1)",
      test_stalled_turn},
+    {"spatial impact: the outcome does not depend on the unit of mass", test_mass_unit},
+    {"spatial impact: a slip arc stops at rest whatever the scale of W (fuzz finding T3)",
+     test_arc_scale},
     {"spatial impact: short segments in proportion to the steps (fuzz finding T2)",
      test_short_budget},
     {"spatial impact: slip_rest on a box landing flat (runs that cost their steps)",

@@ -4,6 +4,7 @@
 #ifndef NSM_CONTACT_INTERNAL_H
 #define NSM_CONTACT_INTERNAL_H
 
+#include <float.h>
 #include <stddef.h>
 #include "nsmech/base.h"
 #include "../nsm_math.h"
@@ -128,6 +129,16 @@ static inline double tnorm(size_t d, double a, double b)
 {
     if (d == 1) {
         return fabs(a);
+    }
+    double fa = fabs(a);
+    double fb = fabs(b);
+    double s = fa > fb ? fa : fb;
+    if (fa <= DBL_MAX && fb <= DBL_MAX && s > 0.0 && !(s > 0x1p-450 && s < 0x1p450)) {
+        /* beyond 2^±450 the squares would overflow or underflow: scaled by the larger (NaN
+           and infinities go the plain way, to 0 and infinity as before) */
+        double x = fa / s;
+        double y = fb / s;
+        return s * sqrt(x * x + y * y);
     }
     double q = a * a + b * b;
     return q > 0.0 ? sqrt(q) : 0.0;

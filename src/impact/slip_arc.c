@@ -267,14 +267,30 @@ double nsm_impact_arc(const double *B, double mu, const double *x0, double top, 
         }
         /* g = dx/dτ at x (= ‖x_t‖ dx/dp) */
         arc_rate(B, mu, x, g, lam);
-        double ur = x[0] * g[0] + x[1] * g[1];
-        double rr = g[0] * g[0] + g[1] * g[1];
-        double uu = x[0] * x[0] + x[1] * x[1];
-        double gt = tnorm(2, g[0], g[1]);
+        /* the angle between x_t and g_t on both scaled to a largest entry of 1: W near the
+           smallest normal numbers must not square g_t to 0 (a slip decaying slowly on a stiff
+           block would then never be seen heading into rest, and cost ARC_SUBSTEPS) */
+        double xs = fabs(x[0]) > fabs(x[1]) ? fabs(x[0]) : fabs(x[1]);
+        double gs = fabs(g[0]) > fabs(g[1]) ? fabs(g[0]) : fabs(g[1]);
+        double ur = 0.0;
+        double rr = 0.0;
+        double uu = 0.0;
+        double gt = 0.0;
+        if (xs > 0.0 && gs > 0.0) {
+            double a0 = x[0] / xs;
+            double a1 = x[1] / xs;
+            double b0 = g[0] / gs;
+            double b1 = g[1] / gs;
+            ur = a0 * b0 + a1 * b1;
+            rr = b0 * b0 + b1 * b1;
+            uu = a0 * a0 + a1 * a1;
+            gt = gs * sqrt(rr);
+        }
         if (ur < 0.0 && rr > 0.0 && uu - (ur / rr) * ur <= NSM_SLIP_STOP2_EXACT * uu) {
             /* heading into rest: straight there (rates per unit p) */
             int se = NSM_ARC_STOP;
-            double len = arc_straight(x, g, -ur / rr, rem / r, pen, &se); /* in τ */
+            double into = (-ur / rr) * (xs / gs); /* in τ, unscaled */
+            double len = arc_straight(x, g, into, rem / r, pen, &se); /* in τ */
             /*@ loop invariant 0 <= i <= 3;
                 loop assigns i, x[0 .. 2], l[0 .. 2];
                 loop variant 3 - i;

@@ -93,12 +93,21 @@
  *     and 1e245, whose slips' turn bound shrank to segments that moved no velocity beyond
  *     rounding, 20 000 of them (the exact-short budget), each with projected Gauss–Seidel
  *     cycling for 400 sweeps. Such a segment now ends the exact following of slips, and the
- *     sweeps stop after 64 without a new smallest change: 7 ms (tests/test_impact_spatial.c);
+ *     sweeps stop after 64 without a new smallest change: 7 ms (tests/test_impact_spatial.c).
+ *     Its bound was itself unsound: |g_t|² overflowed and Frank–Wolfe's vertex lost contact 0's
+ *     friction, whose cone holds J^T Λ = 0; tangential norms are now scaled beyond 2^±450
+ *     (tnorm) and the input gives NSM_ERR_NO_BOUND;
  *  T2 nsm_impact_solve_d took 17 s (a 15-minute local run after T1's fix;
  *     finding_T2_impact_spatial_short_budget): n = 5, four spatial contacts, steps = 13, a
  *     Zeno accumulation of stick/slip events that used the 20 000 exact short segments of a
  *     spatial run whatever its steps. They are now also at most NSM_IMPACT_EXACT_SHORT_PER_STEP
  *     (25) per step of h: 463 steps, 0.46 ms at -O2 (tests/test_impact_spatial.c);
+ *  T3 nsm_impact_solve took 4.8 s under the sanitizers (libFuzzer timeout, a CI run's fuzzing;
+ *     finding_T3_impact_arc_underflow): n = 5, four spatial contacts, sequential, steps = 5,
+ *     M ~ 1e200. A slip arc's test for a slip heading into rest squared g_t ~ 1e-203 to 0 and
+ *     never fired; a slow slip on a stiff block ran each arc to its substep cap. The test now
+ *     measures the angle on x_t and g_t scaled to a largest entry of 1: 18 ms
+ *     (tests/test_impact_spatial.c, the arc at scales 1, 1e-200 and 1e200);
  *  K3, K4 nsm_impact_solve (then with positional arguments) did not check info for overlap
  *     (K3: info over v_plus returned NSM_OK with a wrong v_plus; K4: info over Jn overwrote
  *     an input): now NSM_ERR_ALIAS when info overlaps any other argument
@@ -1221,10 +1230,12 @@ static void f_impact(rd *r)
     }
     unsigned nulls2 = u8(r);
     const nsm_impact_policy *polp = (nulls2 & 0xf0) == 0xf0 && (nulls2 & 1) ? NULL : &pol;
-    /* opts = NULL (the defaults) only for one contact: the default fallback of 10^6 steps on
-       a wedged multi-contact problem takes seconds, beyond the harness's budget */
+    /* opts = NULL (the defaults) only for one planar contact: the default fallback of 10^6
+       steps on a wedged multi-contact problem, and the default 2 000 steps of a spatial slip on
+       a stiff block (up to NSM_IMPACT_MIN_STEP_RATIO segments per step: 1.9 million, 4 s under
+       the sanitizers, for mu ~ 2e5), take seconds, beyond the harness's budget */
     const nsm_impact_opts *optp =
-        (nulls2 & 0xf0) == 0xf0 && (nulls2 & 2) && m == 1 ? NULL : &opts;
+        (nulls2 & 0xf0) == 0xf0 && (nulls2 & 2) && m == 1 && d == 1 ? NULL : &opts;
     /* the result struct lives in slot I (anywhere, as info did): its array pointers first */
     nsm_impact_result *res = (nsm_impact_result *)(void *)F.s[I].p;
     if (res != NULL) {
