@@ -13,6 +13,7 @@
 #include "contact_fixtures.h"
 #include "nsmech.h"
 #include <lapacke.h>
+#include "../src/impact/slide.h"
 
 /* Random problem with at least one penetrating contact; 2m <= n keeps J of full row rank. */
 static void random_problem(nsm_rng *rng, problem *P, int allow_wide)
@@ -1330,7 +1331,137 @@ static void test_extremal_v_errors(void)
     CU_ASSERT(f != NULL && strcmp(f, "pol.hold") == 0);
 }
 
+/* Joint rest rates (nsm_slide, src/impact/slide.h), checked against the conditions its header
+   states, evaluated here from W, u and the returned rates: weights >= 0 summing to 1 and in
+   lh's normal slots; rate = W lh; a weighted contact at tangential rest (mu > 0) has its
+   tangential rate r in the cone, |r| <= mu w (to 1e-12 relative), with tangential rate 0
+   inside and opposite to r on the boundary; a slipping contact r = -mu w u_t/|u_t|; a held
+   contact (no policy weight, at normal rest) has normal rate >= 0, and 0 when its weight is
+   positive. Random W = J Jᵀ, J of 3m rows and n = 3 .. 3m columns (rank-deficient W, where
+   the sweeps are slow and the planar Newton step acts), contacts at rest, slipping,
+   penetrating or at normal rest, warm or cold starts. The cone check is the one that only the
+   total impulse had before: a stick accepted at 1.01 mu w passed every test. */
+static int prop_slide(nsm_rng *rng, void *vctx, char *msg, size_t msglen)
+{
+    size_t *calls = vctx;
+    size_t m = nsm_rng_index(rng, 2, 4);
+    size_t d = nsm_rng_index(rng, 1, 2);
+    size_t K = 3 * m;
+    size_t n = nsm_rng_index(rng, 3, K);
+    double J[12 * 12], W[12 * 12], u[12], mu[4], w[4], w0[4], lh[12], rate[12];
+    prop_vector(rng, K * n, J);
+    for (size_t c = 0; c < m && d == 1; c++) {
+        for (size_t j = 0; j < n; j++) {
+            J[(3 * c + 1) * n + j] = 0.0; /* no second tangent */
+        }
+    }
+    tm_matmul_nt(K, K, n, J, J, W);
+    const double ztol = 1e-12, ntol = 1e-12;
+    int pen = 0;
+    for (size_t c = 0; c < m; c++) {
+        mu[c] = nsm_rng_uniform(rng) < 0.1 ? 0.0 : nsm_rng_range(rng, 0.05, 1.5);
+        unsigned kind = (unsigned)nsm_rng_index(rng, 0, 3);
+        int slip = kind == 1 || (kind == 3 && nsm_rng_uniform(rng) < 0.5);
+        u[3 * c] = slip ? nsm_rng_normal(rng) : 0.0;
+        u[3 * c + 1] = slip && d == 2 ? nsm_rng_normal(rng) : 0.0;
+        /* 0, 1: penetrating; 2: at normal rest; 3: either, or separating */
+        u[3 * c + 2] = kind <= 1 ? -nsm_rng_range(rng, 0.1, 1.0)
+                     : kind == 2 ? 0.0
+                     : nsm_rng_range(rng, -1.0, 1.0);
+        w[c] = u[3 * c + 2] < -ntol ? nsm_rng_range(rng, 0.1, 1.0) : 0.0;
+        pen |= w[c] > 0.0;
+        w0[c] = w[c];
+    }
+    if (!pen) {
+        u[2] = -0.5;
+        w[0] = 0.5;
+    }
+    double ws = 0.0;
+    for (size_t c = 0; c < m; c++) {
+        ws += w[c];
+    }
+    for (size_t c = 0; c < m; c++) {
+        w[c] /= ws; /* the policy's weights sum to 1 */
+        w0[c] = w[c];
+    }
+    int warm = nsm_rng_uniform(rng) < 0.5;
+    for (size_t i = 0; i < K; i++) {
+        lh[i] = warm ? nsm_rng_range(rng, -1.0, 1.0) : 0.0;
+    }
+    if (!nsm_slide(m, d, W, u, mu, ztol, ntol, w, lh, rate)) {
+        return 0; /* nothing at rest, or no convergence: nothing promised */
+    }
+    (*calls)++;
+    double wsum = 0.0, wmax = 0.0;
+    for (size_t c = 0; c < m; c++) {
+        if (!(w[c] >= 0.0) || lh[3 * c + 2] != w[c]) {
+            snprintf(msg, msglen, "contact %zu: weight %g, normal slot %g", c, w[c],
+                     lh[3 * c + 2]);
+            return 1;
+        }
+        wsum += w[c];
+        wmax = fmax(wmax, w[c]);
+    }
+    if (fabs(wsum - 1.0) > 1e-12) {
+        snprintf(msg, msglen, "weights sum to %.17g", wsum);
+        return 1;
+    }
+    double Wl[12], lmax = tm_maxabs(K, lh);
+    tm_matmul(K, 1, K, W, lh, Wl);
+    double wscale = tm_maxabs(K * K, W) * (1.0 + lmax);
+    if (tm_maxabs_diff(K, Wl, rate) > 1e-12 * wscale) {
+        snprintf(msg, msglen, "rate differs from W lh by %g", tm_maxabs_diff(K, Wl, rate));
+        return 1;
+    }
+    double tol = 1e-9 * wscale; /* the sweeps' own tolerance is 1e-14 (1 + max w) */
+    for (size_t c = 0; c < m; c++) {
+        double r1 = lh[3 * c], r2 = d == 2 ? lh[3 * c + 1] : 0.0, r = hypot(r1, r2);
+        double g1 = rate[3 * c], g2 = d == 2 ? rate[3 * c + 1] : 0.0, g = hypot(g1, g2);
+        double st = hypot(u[3 * c], u[3 * c + 1]);
+        if (w[c] > 0.0 && mu[c] > 0.0 && st <= ztol) {
+            if (r > mu[c] * w[c] * (1.0 + 1e-12)) {
+                snprintf(msg, msglen, "contact %zu sticks outside its cone: |r| = %.17g > "
+                         "mu w = %.17g", c, r, mu[c] * w[c]);
+                return 1;
+            }
+            int inside = r < mu[c] * w[c] * (1.0 - 1e-9);
+            if (inside ? g > tol : r1 * g1 + r2 * g2 > tol * (1.0 + r)) {
+                snprintf(msg, msglen, "contact %zu: |r| = %g (mu w = %g), tangential rate "
+                         "%g (r·rate %g)", c, r, mu[c] * w[c], g, r1 * g1 + r2 * g2);
+                return 1;
+            }
+        } else if (w[c] > 0.0 && st > ztol) {
+            double e1 = r1 + mu[c] * w[c] * u[3 * c] / st;
+            double e2 = r2 + mu[c] * w[c] * (d == 2 ? u[3 * c + 1] : 0.0) / st;
+            if (hypot(e1, e2) > 1e-12 * (1.0 + mu[c] * w[c])) {
+                snprintf(msg, msglen, "contact %zu slips with r off -mu w u_t/|u_t| by %g", c,
+                         hypot(e1, e2));
+                return 1;
+            }
+        }
+        if (w0[c] == 0.0 && fabs(u[3 * c + 2]) <= ntol && W[(3 * c + 2) * K + 3 * c + 2] > 0.0) {
+            double gn = rate[3 * c + 2];
+            if (gn < -tol || (w[c] > 0.0 && fabs(gn) > tol)) {
+                snprintf(msg, msglen, "held contact %zu: weight %g, normal rate %g", c, w[c],
+                         gn);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static void test_slide_conditions(void)
+{
+    size_t calls = 0;
+    size_t cases = prop_run("joint rest rates meet their conditions (nsm_slide)", prop_slide,
+                            &calls, 20000);
+    fprintf(stderr, " [%zu cases, %zu converged with contacts at rest]", cases, calls);
+    CU_ASSERT(calls >= cases / 4); /* the conditions were checked on many calls */
+}
+
 static CU_TestInfo impact_tests[] = {
+    {"joint rest rates meet their conditions (nsm_slide)", test_slide_conditions},
     {"impact: sequential policy (1000 cases)", test_policy_sequential},
     {"impact: simultaneous policy (1000 cases)", test_policy_simultaneous},
     {"impact: sampled policy (1000 cases)", test_policy_sampled},
