@@ -1213,6 +1213,45 @@ static void test_arc_scale(void)
     }
 }
 
+/* Fuzz finding P11 (finding_P11_impact_held_slip_drift, a 15-minute local run): n = 2, three
+   spatial contacts, simultaneous, mu_1 = 4.79e-246. Contact 1, held at normal rest while it
+   slipped, ended with |Λ_t| = 1.0009 mu Λ_n: each Gauss–Seidel update of its held weight moved
+   the tangential slot by s·dx, and these sums drifted from s·x (a slip rate 1.0072 mu x in
+   some segments). The slots are now set from x. Header claim (impact.h): every contact's
+   impulse lies in its cone, here to 1e-12 relative (the fuzz harness allows 1e-9). */
+static void test_held_slip_drift(void)
+{
+    const double M[4] = {6.125, 1.5625, 1.5625, 6.125};
+    const double Jn[6] = {0, -3.375, -4, 4.75, 0, -3.9375};
+    const double Jt[12] = {-4, 1, -2.5, 3.5625, -2.4375, -0.9375, 4.9406564584124654e-324,
+                           4.9406564584124654e-324, 4.9406564584124654e-324,
+                           2.1999999999999834e-310, 4.9406564584124654e-324,
+                           4.9406564584124654e-324};
+    const double mu[3] = {4.9406564584124654e-324, 4.7898426333644449e-246, 5.8125};
+    const double vm[2] = {5.8125, 0.25};
+    const double ratios[3] = {4.9406564584124654e-324, 2.1999999999999834e-310,
+                              4.9406564584124654e-324};
+    nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 42919, 2, NULL, NULL, NULL};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 1;
+    opts.fw_iters = 9;
+    opts.fallback_steps = 17;
+    opts.vtol = 1e-9;
+    double vp[2], L[9];
+    nsm_impact_info info;
+    size_t lw = nsm_impact_work(2, 3);
+    CU_ASSERT_FATAL(lw > 0 && lw <= sizeof work_buf / sizeof work_buf[0]);
+    CU_ASSERT_EQUAL_FATAL(args_impact_solve(2, 3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L,
+                                             &info, work_buf, lw),
+                          NSM_OK);
+    /* contacts 1 and 2 (contact 0's mu is the smallest subnormal: its cone is rounding) */
+    for (size_t c = 1; c < 3; c++) {
+        double t = hypot(L[3 * c], L[3 * c + 1]);
+        CU_ASSERT(L[3 * c + 2] > 0.0);
+        CU_ASSERT(t <= mu[c] * L[3 * c + 2] * (1.0 + 1e-12));
+    }
+}
+
 /* Fuzz finding T2 (finding_T2_impact_spatial_short_budget, a libFuzzer timeout of a longer
    local fuzzing run): n = 5, four spatial contacts, simultaneous, steps = 13. One contact's
    u_n approaches 0 geometrically while another alternates between stick and slip, a Zeno
@@ -1352,6 +1391,8 @@ static CU_TestInfo spatial_tests[] = {
     {"spatial impact: the outcome does not depend on the unit of mass", test_mass_unit},
     {"spatial impact: a slip arc stops at rest whatever the scale of W (fuzz finding T3)",
      test_arc_scale},
+    {"spatial impact: a held slipping contact keeps its cone at mu ~ 1e-246 (fuzz finding P11)",
+     test_held_slip_drift},
     {"spatial impact: short segments in proportion to the steps (fuzz finding T2)",
      test_short_budget},
     {"spatial impact: slip_rest on a box landing flat (runs that cost their steps)",

@@ -85,16 +85,21 @@ static double update_held(size_t m, const double *W, size_t c, double s1, double
     if (dx == 0.0) {
         return 0.0;
     }
+    /* the slots set from x, not moved by dx: with a tiny mu, s·dx summed over the sweeps
+       drifted from s·x (1.0072 mu x for mu = 4.8e-246); rate moves by what each slot moved */
+    double dn = x - lh[n];
+    double d1 = s1 * x - lh[t];
+    double d2 = s2 * x - lh[t + 1];
     w[c] = x;
-    lh[n] += dx;
-    add_col(K, W, n, dx, rate);
+    lh[n] = x;
+    add_col(K, W, n, dn, rate);
     if (s1 != 0.0) {
-        lh[t] += s1 * dx;
-        add_col(K, W, t, s1 * dx, rate);
+        lh[t] = s1 * x;
+        add_col(K, W, t, d1, rate);
     }
     if (s2 != 0.0) {
-        lh[t + 1] += s2 * dx;
-        add_col(K, W, t + 1, s2 * dx, rate);
+        lh[t + 1] = s2 * x;
+        add_col(K, W, t + 1, d2, rate);
     }
     return fabs(dx);
 }

@@ -88,6 +88,10 @@
  *     mu = 2e-270, ln = 1.8e184, |lt| = 2.7e233) and left |pt| 1.8e-5 above mu*pn (a CI run's
  *     fuzzing, finding_P10_cone_project_subnormal_scale). The unit direction lt/|lt| is now
  *     formed first, then scaled by mu*pn (tests/test_setvalued.c);
+ *  P11 nsm_impact_solve returned a contact's impulse 1.0009 times outside its cone (mu_1 =
+ *     4.79e-246, held at normal rest while slipping; a 15-minute local run): each update of a
+ *     held weight moved the tangential slot by s·dx, and the sums drifted from s·x. The slots
+ *     are now set from x (tests/test_impact_spatial.c);
  *  T1 nsm_impact_solve_d took 23 s (libFuzzer timeout, a CI run's fuzzing;
  *     finding_T1_impact_spatial_stalled_turn): n = 1, four spatial contacts at scales 1e242
  *     and 1e245, whose slips' turn bound shrank to segments that moved no velocity beyond
