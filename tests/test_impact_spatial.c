@@ -1132,6 +1132,17 @@ static void test_mass_unit(void)
     }
 }
 
+/* The options of a fuzzed input: the defaults (vtol 1e-9 among them) with the input's steps,
+   Frank–Wolfe budget and fallback steps. */
+static nsm_impact_opts fuzzed_opts(size_t steps, size_t fw_iters, size_t fallback_steps)
+{
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = steps;
+    opts.fw_iters = fw_iters;
+    opts.fallback_steps = fallback_steps;
+    return opts;
+}
+
 /* Fuzz finding T1 (finding_T1_impact_spatial_stalled_turn, a libFuzzer timeout of a CI run):
    one degree of freedom, four spatial contacts at scales 1e242 (M) and 1e245 (J), steps = 1.
    Contacts 1-3 slip with u_t ~ 1e-12 while their normal velocities are ~1e233: their turn
@@ -1155,11 +1166,7 @@ static void test_stalled_turn(void)
                           4.5625, 4.5625, 4.5625, 4.5625};
     const double ratios[4] = {3, 4, 3, 3};
     nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 769, 2, NULL, NULL, NULL};
-    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    opts.steps = 100;
-    opts.fw_iters = 4;
-    opts.fallback_steps = 9;
-    opts.vtol = 1e-9;
+    nsm_impact_opts opts = fuzzed_opts(100, 4, 9);
     double vp[1], L[12];
     nsm_impact_info info;
     size_t lw = nsm_impact_work(1, 4);
@@ -1232,11 +1239,7 @@ static void test_held_slip_drift(void)
     const double ratios[3] = {4.9406564584124654e-324, 2.1999999999999834e-310,
                               4.9406564584124654e-324};
     nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 42919, 2, NULL, NULL, NULL};
-    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    opts.steps = 1;
-    opts.fw_iters = 9;
-    opts.fallback_steps = 17;
-    opts.vtol = 1e-9;
+    nsm_impact_opts opts = fuzzed_opts(1, 9, 17);
     double vp[2], L[9];
     nsm_impact_info info;
     size_t lw = nsm_impact_work(2, 3);
@@ -1277,10 +1280,7 @@ static void test_short_budget(void)
     const double vm[5] = {1.5, -4, -3.875, -4, -1};
     const double ratios[4] = {1, 1, 1, 1};
     nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 0, NULL, NULL, NULL};
-    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
-    opts.steps = 13;
-    opts.fw_iters = 29;
-    opts.fallback_steps = 61;
+    nsm_impact_opts opts = fuzzed_opts(13, 29, 61);
     double vp[5], L[12];
     nsm_impact_info info;
     size_t lw = nsm_impact_work(5, 4);
