@@ -67,6 +67,11 @@ ACC_SRC      := $(sort $(wildcard tests/accuracy/*.c))
 ACC_BIN      := $(patsubst tests/accuracy/%.c,$(BUILD)/accuracy/%,$(ACC_SRC))
 # Libraries only some tests use (test_cli reads the program's JSON output).
 TEST_LIBS_test_cli := -lcjson
+# Tests that check contracts on doubles in exact rational arithmetic (tests/support/exact_cone.h).
+TEST_LIBS_test_setvalued := -lgmp
+TEST_LIBS_test_contact := -lgmp
+TEST_LIBS_test_impact := -lgmp
+TEST_LIBS_test_impact_spatial := -lgmp
 ASAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 # The library compiled once with the sanitizers and linked into each sanitized program.
 ASAN_LIB     := $(BUILD)/asan/libnsmech.a

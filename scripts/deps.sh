@@ -25,7 +25,7 @@ case "$profile" in
 build) PKGS="$BUILD_PKGS" ;;
 demo) PKGS="$BUILD_PKGS gnuplot-nox" ;;
 bench) PKGS="$BUILD_PKGS liblapacke-dev libcjson-dev gnuplot-nox" ;;
-check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev clang libclang-rt-14-dev python3 valgrind
+check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev libgmp-dev clang libclang-rt-14-dev python3 valgrind
     frama-c-base why3 z3 cvc4" ;;
 coverage) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev gcovr" ;;
 models) PKGS="$BUILD_PKGS libmujoco-dev libmujoco-samples libcjson-dev python3 python3-numpy" ;;

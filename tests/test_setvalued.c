@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "exact_cone.h"
 #include "harness.h"
 #include "prop.h"
 #include "nsmech.h"
@@ -142,22 +143,27 @@ static int oracle_in_cone(size_t d, double mu, double ln, const double *lt, doub
 static void test_cone_contains_examples(void)
 {
     int in = -1;
-    double t1[1] = {0.5};
+    double t1[1] = {0.4999};
     CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.5, 1.0, t1, 0.0, &in), NSM_OK);
-    CU_ASSERT_EQUAL(in, 1); /* on the boundary */
+    CU_ASSERT_EQUAL(in, 1);
+    t1[0] = 0.5; /* on the boundary: certain with a tolerance */
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.5, 1.0, t1, 1e-12, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
     t1[0] = -0.5000001;
     CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.5, 1.0, t1, 0.0, &in), NSM_OK);
     CU_ASSERT_EQUAL(in, 0);
     CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.5, 1.0, t1, 1e-6, &in), NSM_OK);
     CU_ASSERT_EQUAL(in, 1);
     double t2[2] = {3.0, 4.0};
-    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 5.0, t2, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 5.0 * (1.0 + 0x1p-40), t2, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 5.0, t2, 1e-12, &in), NSM_OK);
     CU_ASSERT_EQUAL(in, 1);
     CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 4.999, t2, 0.0, &in), NSM_OK);
     CU_ASSERT_EQUAL(in, 0);
     /* large values: squares would overflow */
     double tb[2] = {3e200, 4e200};
-    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 5e200, tb, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 5.0000001e200, tb, 0.0, &in), NSM_OK);
     CU_ASSERT_EQUAL(in, 1);
     CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 4.99e200, tb, 0.0, &in), NSM_OK);
     CU_ASSERT_EQUAL(in, 0);
@@ -198,6 +204,7 @@ static void test_cone_contains_errors(void)
     t[1] = NAN;
     CU_ASSERT_EQUAL(nsm_cone_contains(2, 1.0, 1.0, t, 0.0, &in), NSM_ERR_NOT_FINITE);
     /* d = 1 never reads lt[1] */
+    t[0] = 0.5;
     CU_ASSERT_EQUAL(nsm_cone_contains(1, 1.0, 1.0, t, 0.0, &in), NSM_OK);
     CU_ASSERT_EQUAL(in, 1);
     in = 7;
@@ -272,6 +279,69 @@ static void test_cone_contains_below_apex(void)
 static void test_cone_contains_property(void)
 {
     prop_run("cone membership equals the predicate", prop_cone_contains, NULL, 5000);
+}
+
+/* A random double of magnitude 2^e, e uniform in [lo, hi] (subnormals below -1022). */
+static double rng_mag(nsm_rng *rng, int lo, int hi)
+{
+    return ldexp(nsm_rng_range(rng, 1.0, 2.0), (int)nsm_rng_index(rng, 0, (size_t)(hi - lo)) + lo);
+}
+
+/* Points at and around the boundary, at every scale: lt along a random direction with norm
+   fl(mu*ln + tol) moved by up to 4 units of rounding, or shrunk by 2^-44. */
+static int prop_cone_contains_ieee(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    size_t d = nsm_rng_index(rng, 1, 2);
+    double mu = nsm_rng_index(rng, 0, 7) == 0 ? 0.0 : rng_mag(rng, -60, 60);
+    double ln = rng_mag(rng, -1074, 1000);
+    if (nsm_rng_index(rng, 0, 7) == 0) {
+        ln = -ln;
+    }
+    double tol = nsm_rng_index(rng, 0, 1) ? 0.0 : fabs(ln) * rng_mag(rng, -60, 0);
+    double r = mu * ln + tol;
+    if (!isfinite(r)) {
+        return 0;
+    }
+    double a = nsm_rng_range(rng, 0.0, 6.283185307179586);
+    double lt[2] = {d == 2 ? r * cos(a) : r, d == 2 ? r * sin(a) : 0.0};
+    int k = (int)nsm_rng_index(rng, 0, 9) - 4;
+    for (size_t i = 0; i < d; i++) {
+        if (k == 5) {
+            lt[i] *= 1.0 - 0x1p-44;
+        }
+        for (int j = 0; j < (k < 0 ? -k : k) && k != 5; j++) {
+            lt[i] = nextafter(lt[i], k > 0 ? INFINITY : 0.0);
+        }
+    }
+    int in = -1;
+    if (nsm_cone_contains(d, mu, ln, lt, tol, &in) != NSM_OK) {
+        snprintf(msg, msglen, "status not OK");
+        return 1;
+    }
+    int truth = exact_in_cone(d, mu, ln, lt, tol);
+    int margin = exact_in_cone_margin(d, mu, ln, lt, tol);
+    if ((in == 1 && !truth) || (margin && in != 1)) {
+        snprintf(msg, msglen, "d=%zu mu=%a ln=%a lt=(%a,%a) tol=%a: got %d, exact %d, margin %d",
+                 d, mu, ln, lt[0], lt[1], tol, in, truth, margin);
+        return 1;
+    }
+    return 0;
+}
+
+/* setvalued.h: an answer 1 is exact membership for the IEEE computation too (clause sound),
+   and points within the margin are accepted (clause near), checked in rational arithmetic.
+   The first case is the counterexample to the earlier exact clause: fl(0.1*3) exceeds 0.1*3,
+   and the rounded test accepted it. */
+static void test_cone_contains_ieee(void)
+{
+    double lt[1] = {0.1 * 3.0};
+    int in = -1;
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.1, 3.0, lt, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(exact_in_cone(1, 0.1, 3.0, lt, 0.0), 0);
+    CU_ASSERT_EQUAL(in, 0);
+    prop_run("cone membership sound and near in exact arithmetic", prop_cone_contains_ieee, NULL,
+             200000);
 }
 
 static void test_cone_project_examples(void)
@@ -512,6 +582,7 @@ static CU_TestInfo cone_tests[] = {
     {"cone membership: errors", test_cone_contains_errors},
     {"cone membership: tolerance band below the apex", test_cone_contains_below_apex},
     {"cone membership: property against long double", test_cone_contains_property},
+    {"cone membership: sound and near in exact arithmetic (IEEE)", test_cone_contains_ieee},
     {"cone membership: subnormal norm (fuzz finding P7)", test_cone_contains_subnormal},
     {"cone projection: closed-form examples", test_cone_project_examples},
     {"cone projection: errors write nothing", test_cone_project_errors},

@@ -1,4 +1,5 @@
 /* The Coulomb friction cone: membership with tolerance and Euclidean projection (closed form). */
+#include <float.h>
 #include "nsmech/setvalued.h"
 #include "../nsm_math.h"
 #include "real_facts.h"
@@ -92,14 +93,44 @@ static nsm_status cone_inputs(size_t d, double mu, double tol, double ln, const 
     return NSM_OK;
 }
 
-/* 1 iff ||(x, y)|| <= r, for r >= 0, decided on values scaled by max(|x|, |y|): the norm is
-   never unscaled, so it is not rounded to a subnormal (or to infinity) before the comparison
-   (an unscaled subnormal norm made (0, (2^-1074, 2^-1074)) a member of the cone with
-   tolerance 2^-1074). */
+/* The margins of the membership test, chosen so that its answer 1 is true in exact arithmetic
+   for the IEEE computation too. CONE_REL = 2^-48 = 32 units of rounding: the radius mu·ln + tol
+   takes three rounded operations (error at most 4.1·2^-53·(|mu·ln| + tol)) and the scaled norm
+   four (relative error at most 2.5·2^-53); CONE_ABS = 2^-1070 covers what the subnormal range
+   adds (at most 2^-1075 per operation). */
+#define CONE_REL 0x1p-48
+#define CONE_ABS 0x1p-1070
+
+/* A radius r <= mu·ln + tol that holds in exact arithmetic for the rounded computation too:
+   mu·ln + tol less CONE_REL·(|mu·ln| + tol) + CONE_ABS, which bound its rounding errors;
+   DBL_MAX when mu·ln + tol overflows (its exact value is then at least DBL_MAX). */
+/*@ requires mu >= 0 && tol >= 0;
+    assigns \nothing;
+    ensures below: \result <= mu * ln + tol;
+    ensures near: ln >= 0 && mu * ln + tol <= DBL_MAX ==>
+                    \result == (mu * ln + tol) * (1 - CONE_REL) - CONE_ABS;
+ */
+static double radius_low(double mu, double ln, double tol)
+{
+    double p = mu * ln;
+    double s = p + tol;
+    if (!(s <= DBL_MAX)) {
+        return DBL_MAX;
+    }
+    double e = CONE_REL * (fabs(p) + tol);
+    return (s - e) - CONE_ABS;
+}
+
+/* 1 only if ||(x, y)|| <= r, for r >= 0, and 1 whenever ||(x, y)|| <= (1 - 4·CONE_REL)·r:
+   decided on values scaled by max(|x|, |y|), so that no square over- or underflows, with a
+   margin of CONE_REL on each side that covers the rounding of the scaled norm and ratio (an
+   answer 1 holds in exact arithmetic; points within 2^-46 of the radius may get 0). */
 /*@ requires r: r >= 0;
     assigns \nothing;
     ensures boolean: \result == 0 || \result == 1;
-    ensures exact: \result == 1 <==> x * x + y * y <= r * r;
+    ensures sound: \result == 1 ==> x * x + y * y <= r * r;
+    ensures near: x * x + y * y <= (r * (1 - 4 * CONE_REL)) * (r * (1 - 4 * CONE_REL)) ==>
+                    \result == 1;
  */
 static int norm_le(double x, double y, double r)
 {
@@ -112,12 +143,19 @@ static int norm_le(double x, double y, double r)
     double q = ratio(r, big);
     /*@ assert q_nonneg: q >= 0 && rr >= 0; */
     /*@ assert rq: r * r == (q * q) * (big * big); */
-    lemma_scale_le(rr * rr, q * q, big * big);
-    if (rr <= q) {
+    /*@ assert rqm: (r * (1 - 4 * CONE_REL)) * (r * (1 - 4 * CONE_REL)) ==
+                    ((q * (1 - 4 * CONE_REL)) * (q * (1 - 4 * CONE_REL))) * (big * big); */
+    double lhs = rr * (1.0 + CONE_REL);
+    double rhs = q * (1.0 - CONE_REL);
+    if (lhs <= rhs) {
+        /*@ assert rr <= q; */
+        lemma_scale_le(rr * rr, q * q, big * big);
         lemma_sq_le(rr, q);
         return 1;
     }
-    lemma_sq_lt(rr, q);
+    /*@ assert far: q * (1 - 4 * CONE_REL) < rr; */
+    lemma_sq_lt(rr, q * (1.0 - 4.0 * CONE_REL));
+    lemma_scale_le(rr * rr, (q * (1 - 4 * CONE_REL)) * (q * (1 - 4 * CONE_REL)), big * big);
     return 0;
 }
 
@@ -136,8 +174,18 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
     if (st != NSM_OK) {
         return st;
     }
-    double r = mu * ln + tol;
-    *inside = ln >= -tol && r >= 0.0 && norm_le(t0, t1, r);
+    if (!(ln >= -tol)) {
+        *inside = 0;
+        return NSM_OK;
+    }
+    double r = radius_low(mu, ln, tol);
+    if (r >= 0.0) {
+        int in = norm_le(t0, t1, r);
+        lemma_sq_le(r, mu * ln + tol);
+        *inside = in;
+    } else {
+        *inside = t0 == 0.0 && t1 == 0.0 && ln >= 0.0;
+    }
     return NSM_OK;
 }
 
