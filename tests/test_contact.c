@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "exact_cone.h"
 #include "harness.h"
 #include "prop.h"
 #include "nsmech.h"
@@ -305,6 +306,53 @@ static void test_routh_property(void)
     prop_run("routh planar equals fine-step integration", prop_routh_vs_fine, NULL, 300);
 }
 
+/* A random Routh problem, planar (W 2×2) or spatial (W 3×3), SPD, approaching. */
+static int prop_routh_cone_ieee(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
+{
+    (void)ctx;
+    double a = nsm_rng_range(rng, 0.2, 1.2), b = nsm_rng_range(rng, 0.2, 1.2);
+    double c = nsm_rng_range(rng, -0.45, 0.45) * sqrt(a * b);
+    double mu = nsm_rng_index(rng, 0, 2) == 0 ? 0.1 * (double)nsm_rng_index(rng, 1, 9)
+                                              : nsm_rng_range(rng, 0.0, 1.5);
+    double scale = ldexp(1.0, (int)nsm_rng_index(rng, 0, 80) - 40);
+    double W2[4] = {a, c, c, b};
+    double u2[2] = {scale * nsm_rng_range(rng, -2, 2), -scale * nsm_rng_range(rng, 0.01, 1)};
+    nsm_routh_result r;
+    if (nsm_routh_planar(W2, u2, mu, 0.0, &r) == NSM_OK &&
+        !exact_in_cone(1, mu, r.p_n, &r.p_t, 0.0)) {
+        snprintf(msg, msglen, "planar: mu=%a p_n=%a p_t=%a outside its cone", mu, r.p_n, r.p_t);
+        return 1;
+    }
+    double e = nsm_rng_range(rng, -0.2, 0.2), f = nsm_rng_range(rng, -0.2, 0.2);
+    double W3[9] = {a, 0.5 * c, e, 0.5 * c, b, f, e, f, 1.5};
+    double u3[3] = {scale * nsm_rng_range(rng, -2, 2), scale * nsm_rng_range(rng, -2, 2),
+                    -scale * nsm_rng_range(rng, 0.01, 1)};
+    nsm_routh_spatial_result q;
+    if (nsm_routh_spatial(W3, u3, mu, 0.0, 50, &q) == NSM_OK &&
+        !exact_in_cone(2, mu, q.p_n, q.p_t, 0.0)) {
+        snprintf(msg, msglen, "spatial: mu=%a p_n=%a p_t=(%a,%a) outside its cone", mu, q.p_n,
+                 q.p_t[0], q.p_t[1]);
+        return 1;
+    }
+    return 0;
+}
+
+/* CLAIM: contact.h nsm_routh_planar and nsm_routh_spatial, clause in_cone: it holds for the
+   IEEE computation, checked in rational arithmetic. The first case is the counterexample to
+   the earlier code: W = I, u0 = (100, -3), mu = 0.1 slid throughout and returned
+   p_t = -fl(0.1*3), beyond mu*p_n = 0.3 exactly. */
+static void test_routh_cone_ieee(void)
+{
+    const double W[4] = {1.0, 0.0, 0.0, 1.0}, u0[2] = {100.0, -3.0};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, 0.1, 0.0, &r), NSM_OK);
+    CU_ASSERT_EQUAL(r.p_n, 3.0);
+    CU_ASSERT(exact_in_cone(1, 0.1, r.p_n, &r.p_t, 0.0));
+    CU_ASSERT_DOUBLE_EQUAL(r.p_t, -0.3, 1e-13); /* moved inside by at most 2^-44 of 0.3 */
+    prop_run("routh impulses in their cones in exact arithmetic", prop_routh_cone_ieee, NULL,
+             20000);
+}
+
 /* The a priori bound of [I] Lemma 2 (docs/math.md (I5)). */
 /* CLAIM: contact.h nsm_routh_bound: Lemma 2 (I5); mu = 0: -u_n/W_nn; errors */
 static void test_routh_bound(void)
@@ -387,6 +435,7 @@ static CU_TestInfo routh_tests[] = {
     {"routh: errors and separating input", test_routh_errors},
     {"routh: property against fine-step integration", test_routh_property},
     {"routh: p_n beyond DBL_MAX is NSM_ERR_OVERFLOW (fuzz finding P6)", test_routh_overflow},
+    {"routh: impulses in their cones in exact arithmetic (IEEE)", test_routh_cone_ieee},
     CU_TEST_INFO_NULL,
 };
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "entry_args.h"
+#include "exact_cone.h"
 #include "harness.h"
 #include "prop.h"
 #include "ball_stack.h"
@@ -80,9 +81,9 @@ static int check_outcome(const problem *P, const double *vp, const double *Lam,
     }
     double s = 0;
     for (size_t c = 0; c < m; c++) {
-        /* exact membership, no tolerance: the header promises it on Lambda as returned */
-        double r = P->mu[c] * Lam[2 * c + 1];
-        if (!(Lam[2 * c + 1] >= 0.0) || !(Lam[2 * c] * Lam[2 * c] <= r * r)) {
+        /* exact membership (rational arithmetic), no tolerance: the header promises it on
+           Lambda as returned */
+        if (!exact_in_cone(1, P->mu[c], Lam[2 * c + 1], Lam + 2 * c, 0.0)) {
             snprintf(msg, msglen, "impulse of contact %zu outside its cone: (%g, %g) mu %g", c,
                      Lam[2 * c], Lam[2 * c + 1], P->mu[c]);
             return 1;

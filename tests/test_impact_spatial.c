@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "entry_args.h"
+#include "exact_cone.h"
 #include "harness.h"
 #include "prop.h"
 #include "refine.h"
@@ -67,9 +68,9 @@ static int check_spatial(const sproblem *P, const double *vp, const double *Lam,
     double s = 0;
     for (size_t c = 0; c < m; c++) {
         double lt = hypot(Lam[3 * c], Lam[3 * c + 1]), ln = Lam[3 * c + 2];
-        /* exact membership, no tolerance: the header promises it on Lambda as returned */
-        double r = P->mu[c] * ln;
-        if (!(ln >= 0.0) || !(Lam[3 * c] * Lam[3 * c] + Lam[3 * c + 1] * Lam[3 * c + 1] <= r * r)) {
+        /* exact membership (rational arithmetic), no tolerance: the header promises it on
+           Lambda as returned */
+        if (!exact_in_cone(2, P->mu[c], ln, Lam + 3 * c, 0.0)) {
             snprintf(msg, msglen, "impulse of contact %zu outside its cone: |t| %g n %g mu %g",
                      c, lt, ln, P->mu[c]);
             return 1;

@@ -5,6 +5,7 @@
  */
 #include <float.h>
 #include "coulomb.h"
+#include "nsmech/setvalued.h"
 #include "../nsm_math.h"
 
 /* Planar rate: the slip rate when |u_t| > ztol; at rest -W_tn/W_tt (stick) when W_tt > 0 and
@@ -208,38 +209,71 @@ void nsm_coulomb_rest2_block(double mu, double a11, double a12, double a22, doub
     }
 }
 
-/* Planar cone: p_n := max(p_n, 0), p_t clamped to [-mu·p_n, mu·p_n]. */
-void nsm_coulomb_cone1(double mu, double *pt, double *pn)
+/* Radius below mu·pn: for normal p = fl(mu·pn), p·(1 - 2^-52) rounds to p less one or two
+   units of rounding, below the exact product, which lies within half a unit of p; for
+   subnormal p it rounds to p, and p - 2^-1074 lies below the product (within 2^-1075 of p). */
+double nsm_coulomb_radius(double mu, double pn)
 {
-    double n = *pn > 0.0 ? *pn : 0.0;
-    double b = mu * n;
-    double t = *pt;
-    if (t > b) {
-        t = b;
-    }
-    if (t < -b) {
-        t = -b;
-    }
-    *pt = t;
-    *pn = n;
+    double c = mu * pn * (1.0 - 0x1p-52) - 0x1p-1074;
+    return c > 0.0 ? c : 0.0;
 }
 
-/* Spatial cone: p_t scaled into the cone when outside. */
-void nsm_coulomb_cone2(double mu, double pn, double *p1, double *p2)
+/* Final planar clamp: kept when nsm_cone_contains accepts it, else pt = ±rho. */
+double nsm_coulomb_inward1(double mu, double pn, double pt)
 {
-    double q = *p1 * *p1 + *p2 * *p2;
-    double m = mu * pn;
-    if (q > m * m) {
-        double rq = sqrt(q);
-        /*@ assert rq > 0; */
-        double f = m / rq * (1.0 - 4.0 * DBL_EPSILON);
-        /*@ assert 0 <= f * rq <= m; */
-        /*@ assert f * f * q <= m * m; */
-        double x = f * *p1;
-        double y = f * *p2;
-        /*@ assert x * x + y * y == f * f * (*p1 * *p1 + *p2 * *p2); */
-        *p1 = x;
-        *p2 = y;
-        /*@ assert *p1 * *p1 + *p2 * *p2 <= m * m; */
+    const double t[1] = {pt};
+    int in = 0;
+    if (nsm_cone_contains(1, mu, pn, t, 0.0, &in) == NSM_OK && in == 1) {
+        return pt;
     }
+    double c = nsm_coulomb_radius(mu, pn);
+    double rho = c >= 0x1p-1000 ? c * (1.0 - 0x1p-44) : 0.0;
+    /*@ assert rho: 0 <= rho <= mu * pn; */
+    if (pt > rho) {
+        return rho;
+    }
+    if (pt < -rho) {
+        return -rho;
+    }
+    return pt;
+}
+
+/* Final spatial clamp: (p1, p2) = g·(a, b), (a, b) = p/max|p_i| of norm nr in [1, sqrt 2] and
+   g = rho/nr. In IEEE arithmetic the norm of the result exceeds rho by at most about 6 units
+   of rounding (plus 2^-1074), well within rho·2^-44 for rho >= 2^-1000. */
+void nsm_coulomb_inward2(double mu, double pn, double *p1, double *p2)
+{
+    double x = *p1;
+    double y = *p2;
+    double ax = fabs(x);
+    double ay = fabs(y);
+    double m = ax > ay ? ax : ay;
+    if (!(m > 0.0)) {
+        /*@ assert x == 0 && y == 0; */
+        return;
+    }
+    const double t[2] = {x, y};
+    int in = 0;
+    if (nsm_cone_contains(2, mu, pn, t, 0.0, &in) == NSM_OK && in == 1) {
+        /*@ assert x * x + y * y <= (mu * pn) * (mu * pn); */
+        return;
+    }
+    double c = nsm_coulomb_radius(mu, pn);
+    double rho = c >= 0x1p-1000 ? c * (1.0 - 0x1p-44) : 0.0;
+    /*@ assert rho: 0 <= rho <= mu * pn; */
+    double a = x / m;
+    double b = y / m;
+    /*@ assert am: a * m == x && b * m == y; */
+    /*@ assert one: a * a + b * b >= 1; */
+    double nr = sqrt(a * a + b * b);
+    /*@ assert nr: nr >= 1; */
+    double g = rho / nr;
+    /*@ assert g: g * nr == rho && g >= 0; */
+    double u = a * g;
+    double v = b * g;
+    /*@ assert uv: u * u + v * v == (a * a + b * b) * (g * g); */
+    /*@ assert uv2: u * u + v * v == rho * rho; */
+    /*@ assert sq: rho * rho <= (mu * pn) * (mu * pn); */
+    *p1 = u;
+    *p2 = v;
 }

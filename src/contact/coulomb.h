@@ -122,24 +122,33 @@ void nsm_coulomb_rest2_line(double mu, double a11, double a12, double a22, doubl
 void nsm_coulomb_rest2_block(double mu, double a11, double a12, double a22, double b1,
                              double b2, double *d);
 
-/* Planar cone: p_n := max(p_n, 0), then p_t clamped to [-mu·p_n, mu·p_n] (exact in IEEE
-   arithmetic: the bound is the rounded product mu·p_n that a membership test recomputes). */
-/*@ requires mu >= 0 && \valid(pt) && \valid(pn) && \separated(pt, pn);
-    assigns *pt, *pn;
-    ensures *pn >= 0;
-    ensures -(mu * *pn) <= *pt <= mu * *pn;
+/* A radius 0 <= c <= mu·pn that holds in exact arithmetic for the rounded computation too: the
+   rounded product less two units of rounding and the smallest subnormal (0 below that). */
+/*@ requires mu >= 0 && pn >= 0;
+    assigns \nothing;
+    ensures nonneg: \result >= 0;
+    ensures below: \result <= mu * pn;
  */
-void nsm_coulomb_cone1(double mu, double *pt, double *pn);
+double nsm_coulomb_radius(double mu, double pn);
 
-/* Spatial cone (p_n >= 0): when p1² + p2² > (mu·p_n)², p_t is scaled onto the cone and by a
-   further 1 - 4·DBL_EPSILON inside it, so that the rounded test p1² + p2² <= (mu·p_n)² holds
-   on the result in IEEE arithmetic too; otherwise p_t is kept. */
+/* A final planar impulse put in its cone exactly: kept when nsm_cone_contains accepts it at
+   tol = 0 (a sound test), else clamped to [-rho, rho], rho = (1 - 2^-44)·c with
+   c = nsm_coulomb_radius(mu, pn) (0 when c < 2^-1000): |pt| <= mu·pn then holds exactly, not
+   only in the real model, and the sound test accepts the result. */
+/*@ requires mu >= 0 && pn >= 0;
+    assigns \nothing;
+    ensures cone: -(mu * pn) <= \result <= mu * pn;
+    ensures zero: pt == 0 ==> \result == 0;
+ */
+double nsm_coulomb_inward1(double mu, double pn, double pt);
+
+/* The same for a spatial impulse: kept when the sound test accepts it, else scaled to the norm
+   rho, which the rounded scaling cannot push beyond mu·pn (nor out of the test's margin). */
 /*@ requires mu >= 0 && pn >= 0 && \valid(p1) && \valid(p2) && \separated(p1, p2);
     assigns *p1, *p2;
     ensures cone: *p1 * *p1 + *p2 * *p2 <= mu * mu * pn * pn;
-    ensures kept: \old(*p1 * *p1 + *p2 * *p2) <= mu * mu * pn * pn ==>
-                  *p1 == \old(*p1) && *p2 == \old(*p2);
+    ensures zero: \old(*p1) == 0.0 && \old(*p2) == 0.0 ==> *p1 == 0.0 && *p2 == 0.0;
  */
-void nsm_coulomb_cone2(double mu, double pn, double *p1, double *p2);
+void nsm_coulomb_inward2(double mu, double pn, double *p1, double *p2);
 
 #endif

@@ -321,6 +321,7 @@ static nsm_status routh_run(double wtt, double wtn, double wnn, const double *u0
     if (fail || !done) {
         return NSM_ERR_NO_CONVERGENCE;
     }
+    s.pt = nsm_coulomb_inward1(mu, s.pn, s.pt);
     /*@ assert fin: st_ok(mu, &s); */
     store_result(&out, &s, res);
     return NSM_OK;

@@ -437,7 +437,8 @@ static int sp_rest_phase(sp_state *st, const sp_w *w, double mu, nsm_routh_phase
     return 0;
 }
 
-/* Scales p_t onto the cone |p_t| <= mu p_n when it lies outside (rounding only). */
+/* Puts p_t in the cone |p_t| <= mu p_n exactly, in IEEE arithmetic too (nsm_coulomb_inward2:
+   a few units of rounding inside when it is not certainly in it). */
 /*@ requires \valid(st);
     requires mu >= 0 && st->pn >= 0;
     assigns st->p1, st->p2;
@@ -447,7 +448,7 @@ static int sp_rest_phase(sp_state *st, const sp_w *w, double mu, nsm_routh_phase
  */
 static void sp_cone(sp_state *st, double mu)
 {
-    nsm_coulomb_cone2(mu, st->pn, &st->p1, &st->p2);
+    nsm_coulomb_inward2(mu, st->pn, &st->p1, &st->p2);
 }
 
 /* Writes the final state, phases and counters to *res. */

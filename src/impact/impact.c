@@ -257,10 +257,11 @@ static int results_finite(size_t n, size_t m, size_t d, const double *vp, const 
     return nsm_all_finite(n, vp) && nsm_all_finite((d + 1) * m, Lam) && nsm_all_finite(7, x);
 }
 
-/* Each contact's impulse put in its friction cone, Λ_n >= 0 and ‖Λ_t‖ <= μΛ_n (coulomb.h). In
-   exact arithmetic every impulse rate lies in its cone and this changes nothing; in IEEE
-   arithmetic it removes the rounding that could leave Λ_t a few ulps outside, so that the
-   final check (cones_ok) holds on Λ as returned. */
+/* Each contact's impulse put in its friction cone: Λ_n >= 0, then Λ_t kept when the sound test
+   nsm_cone_contains accepts it and otherwise moved just inside (nsm_coulomb_inward1/2). In
+   exact arithmetic every impulse rate lies in its cone and only the boundary moves; in IEEE
+   arithmetic this removes the rounding that leaves Λ_t a few ulps outside, so that Λ as
+   returned lies in the exact cones and the final check (cones_ok) accepts it. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(mu + (0 .. m - 1)) && \valid(lam + (0 .. 3 * m - 1));
     assigns lam[0 .. 3 * m - 1];
@@ -275,12 +276,11 @@ static void cone_lam(size_t m, size_t d, const double *mu, double *lam)
         double muc = mu[c] > 0.0 ? mu[c] : 0.0;
         double t1 = lam[3 * c];
         double t2 = lam[3 * c + 1];
-        double ln = lam[3 * c + 2];
+        double ln = lam[3 * c + 2] > 0.0 ? lam[3 * c + 2] : 0.0;
         if (d == 1) {
-            nsm_coulomb_cone1(muc, &t1, &ln);
+            t1 = nsm_coulomb_inward1(muc, ln, t1);
         } else {
-            ln = ln > 0.0 ? ln : 0.0;
-            nsm_coulomb_cone2(muc, ln, &t1, &t2);
+            nsm_coulomb_inward2(muc, ln, &t1, &t2);
         }
         lam[3 * c] = t1;
         lam[3 * c + 1] = t2;
@@ -288,8 +288,8 @@ static void cone_lam(size_t m, size_t d, const double *mu, double *lam)
     }
 }
 
-/* 1 iff the impulse t = (Λ_t, Λ_n) of one contact (d + 1 entries) lies in the friction cone:
-   Λ_n >= 0, μΛ_n >= 0 and ‖Λ_t‖² <= (μΛ_n)² (the test cone_lam's clamp passes exactly). */
+/* 1 iff the impulse t = (Λ_t, Λ_n) of one contact (d + 1 entries) is accepted by the sound
+   test nsm_cone_contains at tol = 0: then it lies in its friction cone exactly. */
 /*@ requires d == 1 || d == 2;
     requires \valid_read(t + (0 .. d));
     assigns \nothing;
@@ -298,11 +298,11 @@ static void cone_lam(size_t m, size_t d, const double *mu, double *lam)
  */
 static int cone_ok_at(size_t d, double mu, const double *t)
 {
-    double ln = t[d];
-    double t1 = t[0];
-    double t2 = d == 2 ? t[1] : 0.0;
-    double r = mu * ln;
-    return ln >= 0.0 && r >= 0.0 && t1 * t1 + t2 * t2 <= r * r ? 1 : 0;
+    int in = 0;
+    if (nsm_cone_contains(d, mu, t[d], t, 0.0, &in) != NSM_OK) {
+        return 0;
+    }
+    return in == 1 ? 1 : 0;
 }
 
 /* The final check on Λ as returned: 1 iff every Λ_c lies in its friction cone. */
