@@ -221,8 +221,9 @@ def dynamics(M, C, A, Adot, f, fg, qdot, B=None, Mdot=None, mu="optimal", rank_r
     pAd = _ptr(Adot) if m > 0 else None
     prob = L.ProjProblem(n, m, _ptr(M), _ptr(C), pA, pAd, _ptr(f), _ptr(fg), _ptr(qd))
     dyn = L.ProjDynamicsResult(_ptr(qdd), _ptr(fc), _ptr(P), _ptr(Mbar), L.ProjInfo(0, 0.0))
-    _check(lib.nsm_proj_dynamics(ctypes.byref(prob), ctypes.byref(opts), ctypes.byref(dyn),
-                                 _ptr(w), lw), "nsm_proj_dynamics")
+    s = lib.nsm_proj_dynamics(ctypes.byref(prob), ctypes.byref(opts), ctypes.byref(dyn),
+                              _ptr(w), lw)
+    _check(s, "nsm_proj_dynamics", "M" if s == L.STATUS["NSM_ERR_NOT_SPD"] else None)
     rank, mu_used = int(dyn.info.rank), float(dyn.info.mu)
     # The pieces of the residuals, as the program computes them (P is then the projector's).
     pr = L.ProjProjectorResult(0, _ptr(P), _ptr(Q), _ptr(Apinv) if m > 0 else None)
@@ -306,10 +307,15 @@ _SOURCES = {L.POLICY_SEQUENTIAL: "sequential", L.POLICY_PRIORITY: "priority",
 
 
 def _count(fn, name, x, lo, hi):
-    if isinstance(x, bool) or not float(x) == int(x) or not lo <= int(x) <= hi:
+    try:
+        xf = float(x)
+        ok = not isinstance(x, bool) and np.isfinite(xf) and xf == int(xf) and lo <= xf <= hi
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
         raise Error(L.STATUS["NSM_ERR_ARG"], fn, name,
-                    f"must be a whole number in [{lo:.0f}, {hi:.0f}]")
-    return int(x)
+                    f"must be a whole number in [{lo:.0f}, {hi:.0f}], got {x!r}")
+    return int(xf)
 
 
 class _Problem:
