@@ -1,7 +1,10 @@
-# nsmech — the one entry point: all, check, test, asan, valgrind, fuzz, coverage, prove,
-# proved-client, demo, bench, install, clean.
+# nsmech — the one entry point: all, check, test, test-python, asan, valgrind, fuzz, coverage,
+# prove, proved-client, demo, bench, install, clean.
 #
 #   make            static and shared libraries in build/
+#   make test-python  the Python package python/nsmech over build/libnsmech.so: struct layouts,
+#                   results equal to nsm's on examples/problems, Hypothesis properties
+#                   (tests/python/, docs/python.md)
 #   make check      set-up, unit + property tests, the same under ASan/UBSan and under
 #                   Valgrind memcheck, a short fuzzing run, then proofs and the proved client
 #   make valgrind   every test program (and the nsm program test_cli runs) under memcheck,
@@ -103,7 +106,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang tools test accuracy asan valgrind fuzz coverage prove prove-full prove-pack \
+.PHONY: all deps check compile-clang tools test test-python accuracy asan valgrind fuzz coverage prove prove-full prove-pack \
         proved-client demo bench install uninstall clean examples models models-ship test-models \
         test-peers
 
@@ -172,6 +175,16 @@ compile-clang: | $(STAMP_CHECK)
 
 test: $(TEST_BIN)
 	@sh scripts/run-tests.sh plain $(TEST_BIN)
+
+# The Python package (python/nsmech) over the shared library, with Debian's python3 and its
+# numpy and hypothesis (check profile), whatever python3 comes first in PATH.
+PYTHON ?= /usr/bin/python3
+
+test-python: $(LIB_SO) $(NSM_BIN) | $(STAMP_CHECK)
+	@start=$$(date +%s); \
+	PYTHONPATH=python NSMECH_LIB=$(CURDIR)/$(LIB_SO) NSM_BIN=$(CURDIR)/$(NSM_BIN) \
+	    $(PYTHON) -m unittest discover -s tests/python -p 'test_*.py' || exit 1; \
+	echo "test-python: passed in $$(( $$(date +%s) - start )) s"
 
 accuracy: $(ACC_BIN)
 	@sh scripts/run-tests.sh accuracy $(foreach b,$(ACC_BIN),$(b):0/2 $(b):1/2)
@@ -274,6 +287,7 @@ check: $(STAMP_CHECK)
 	@sh scripts/stage.sh clang $(MAKE) --no-print-directory compile-clang
 	@sh scripts/stage.sh lint sh scripts/lint.sh
 	@sh scripts/stage.sh test $(MAKE) --no-print-directory -j$(JOBS) test
+	@sh scripts/stage.sh python $(MAKE) --no-print-directory test-python
 	@sh scripts/stage.sh accuracy $(MAKE) --no-print-directory -j$(JOBS) accuracy
 	@sh scripts/stage.sh asan $(MAKE) --no-print-directory -j$(JOBS) asan
 	@sh scripts/stage.sh valgrind $(MAKE) --no-print-directory -j$(JOBS) valgrind
@@ -352,6 +366,7 @@ examples: $(EXAMPLE_BIN)
 demo: $(STAMP_DEMO)
 	@$(MAKE) --no-print-directory all examples
 	@sh scripts/demo.sh $(EXAMPLE_BIN)
+	@PYTHONPATH=python $(PYTHON) examples/python/outcome_set_plot.py $(BUILD)/demo/outcome_set_python.png
 
 # Benchmarks may use the test oracles of tests/support/impact_oracle.c (coverage references)
 # and moreau_oracle.c, moreau_problems.c (Moreau's impulse), and the examples' problem data
@@ -449,11 +464,15 @@ install: all
 	ln -sf libnsmech.so.0 $(DESTDIR)$(PREFIX)/lib/libnsmech.so
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' scripts/nsmech.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/nsmech.pc
+	# the Python package (it finds the installed libnsmech.so.0)
+	install -d $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/nsmech
+	install -m 644 python/nsmech/*.py $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/nsmech/
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/nsmech $(DESTDIR)$(PREFIX)/include/nsmech.h
 	rm -f $(DESTDIR)$(PREFIX)/bin/nsm $(DESTDIR)$(PREFIX)/share/man/man1/nsm.1
 	rm -f $(DESTDIR)$(PREFIX)/lib/libnsmech.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/nsmech.pc
+	rm -rf $(DESTDIR)$(PREFIX)/lib/python3/dist-packages/nsmech
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/asan $(BUILD)/valgrind $(COV_DIR) \

@@ -4,13 +4,15 @@
 # (or sudo) to install.
 #
 #   sh scripts/deps.sh build   make, make install: OpenBLAS (CBLAS), cJSON, pkg-config
-#   sh scripts/deps.sh demo    build + gnuplot (the plots of make demo)
+#   sh scripts/deps.sh demo    build + gnuplot (the plots of make demo), python3-numpy and
+#                              python3-matplotlib (its Python example, examples/python/)
 #   sh scripts/deps.sh bench   build + LAPACKE (the baselines of make bench) + cJSON (its robot
 #                              problems) + gnuplot (its plot)
 #   sh scripts/deps.sh check   build + CUnit, LAPACKE (test oracles), clang and its runtime
 #                              libraries (libFuzzer, sanitizers: libclang-rt-14-dev), python3,
-#                              Valgrind, Frama-C, Why3, Z3, CVC4 (make check, make test,
-#                              make fuzz, make valgrind, make prove)
+#                              python3-numpy, python3-hypothesis (make test-python), Valgrind,
+#                              Frama-C, Why3, Z3, CVC4 (make check, make test, make fuzz,
+#                              make valgrind, make prove)
 #   sh scripts/deps.sh coverage  build + CUnit, LAPACKE, gcovr (make coverage)
 #   sh scripts/deps.sh models  build + MuJoCo (library, headers, sample models), cJSON,
 #                              python3-numpy (make models, make test-models: tools/nsm-model)
@@ -23,10 +25,10 @@ profile=${1:-check}
 BUILD_PKGS="make libopenblas-dev libcjson-dev pkg-config"
 case "$profile" in
 build) PKGS="$BUILD_PKGS" ;;
-demo) PKGS="$BUILD_PKGS gnuplot-nox" ;;
+demo) PKGS="$BUILD_PKGS gnuplot-nox python3 python3-numpy python3-matplotlib" ;;
 bench) PKGS="$BUILD_PKGS liblapacke-dev libcjson-dev gnuplot-nox" ;;
-check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev libgmp-dev clang libclang-rt-14-dev python3 valgrind
-    frama-c-base why3 z3 cvc4" ;;
+check) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev libgmp-dev clang libclang-rt-14-dev python3
+    python3-numpy python3-hypothesis valgrind frama-c-base why3 z3 cvc4" ;;
 coverage) PKGS="$BUILD_PKGS libcunit1-dev liblapacke-dev gcovr" ;;
 models) PKGS="$BUILD_PKGS libmujoco-dev libmujoco-samples libcjson-dev python3 python3-numpy" ;;
 peers) PKGS="$BUILD_PKGS liblapacke-dev python3 python3-numpy python3-siconos" ;;
