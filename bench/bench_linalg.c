@@ -11,25 +11,13 @@
 #include <time.h>
 #include <lapacke.h>
 #include "nsmech.h"
+#include "fill.h"
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Deterministic pseudo-random entries in [-1, 1]. */
-static void fill(size_t len, double *x, unsigned seed)
-{
-    unsigned long s = 2463534242ul + seed;
-    for (size_t i = 0; i < len; i++) {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        s &= 0xfffffffful;
-        x[i] = (double)s / 2147483647.5 - 1.0;
-    }
 }
 
 /* Best of TRIALS timings: the machine may be shared, the minimum is the honest cost. */
@@ -50,7 +38,7 @@ static void bench_svd(size_t m, size_t n)
     double *vt = malloc(p * n * sizeof *vt), *sup = malloc(p * sizeof *sup);
     size_t lw = nsm_svd_work(m, n);
     double *work = malloc(lw * sizeof *work);
-    fill(m * n, A, (unsigned)(m * 31 + n));
+    bench_fill(m * n, A, (unsigned)(m * 31 + n));
     int bad = 0;
     double ta = 1e30, tb = 1e30;
     for (int trial = 0; trial < TRIALS; trial++) {
@@ -82,7 +70,7 @@ static void bench_range_null(size_t m, size_t n)
     double *sup = malloc((p + 1) * sizeof *sup), *u = malloc(1 * sizeof *u);
     size_t lw = nsm_range_null_work(m, n);
     double *work = malloc((lw + 1) * sizeof *work);
-    fill(m * n, A, (unsigned)(m * 17 + n));
+    bench_fill(m * n, A, (unsigned)(m * 17 + n));
     size_t rank = 0;
     int bad = 0;
     double ta = 1e30, tb = 1e30;
@@ -112,7 +100,7 @@ static void bench_chol(size_t n)
     size_t reps = 20 * reps_for(n);
     double *G = malloc(n * n * sizeof *G), *M = malloc(n * n * sizeof *M);
     double *L = malloc(n * n * sizeof *L);
-    fill(n * n, G, (unsigned)n);
+    bench_fill(n * n, G, (unsigned)n);
     /* M = G Gᵀ + n I: SPD */
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < n; j++) {

@@ -23,48 +23,8 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include "nsmech.h"
-
-/* ---- allocation counter (glibc) ------------------------------------------------------- */
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t nmemb, size_t size);
-void *__libc_realloc(void *ptr, size_t size);
-void __libc_free(void *ptr);
-void *malloc(size_t size);
-void *calloc(size_t nmemb, size_t size);
-void *realloc(void *ptr, size_t size);
-void free(void *ptr);
-
-static volatile int counting = 0;
-static volatile unsigned long alloc_calls = 0;
-
-void *malloc(size_t size)
-{
-    if (counting) {
-        alloc_calls++;
-    }
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t nmemb, size_t size)
-{
-    if (counting) {
-        alloc_calls++;
-    }
-    return __libc_calloc(nmemb, size);
-}
-
-void *realloc(void *ptr, size_t size)
-{
-    if (counting) {
-        alloc_calls++;
-    }
-    return __libc_realloc(ptr, size);
-}
-
-void free(void *ptr)
-{
-    __libc_free(ptr);
-}
+#include "alloc_count.h"
+#include "proj_data.h"
 
 /* ---- helpers -------------------------------------------------------------------------- */
 static double now(void)
@@ -74,21 +34,8 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static void fill(size_t len, double *x, unsigned seed)
-{
-    unsigned long s = 2463534242ul + seed;
-    for (size_t i = 0; i < len; i++) {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        s &= 0xfffffffful;
-        x[i] = (double)s / 2147483647.5 - 1.0;
-    }
-}
-
 typedef struct {
-    size_t n, m;
-    double *M, *C, *A, *Ad, *f, *fg, *qd;
+    proj_data d;
     /* ours */
     double *qdd, *fc, *work;
     size_t lwork;
@@ -106,8 +53,9 @@ typedef struct {
 
 static int run_ours(problem *p, size_t reps)
 {
+    const proj_data *d = &p->d;
     int bad = 0;
-    const nsm_proj_problem prob = {p->n, p->m, p->M, p->C, p->A, p->Ad, p->f, p->fg, p->qd};
+    const nsm_proj_problem prob = proj_data_problem(d);
     nsm_proj_dynamics_result res = {p->qdd, p->fc, NULL, NULL, {0, 0.0}};
     for (size_t r = 0; r < reps; r++) {
         bad |= nsm_proj_dynamics(&prob, &p->opts, &res, p->work, p->lwork) != NSM_OK;
@@ -115,44 +63,12 @@ static int run_ours(problem *p, size_t reps)
     return bad;
 }
 
-/* Form [M Aᵀ; A 0] and [f + f_g − Cq̇; −Ȧq̇] in K and rhs. */
-static int form_kkt(problem *p)
-{
-    size_t n = p->n, m = p->m, s = n + m;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(p->K + i * s, p->M + i * n, n * sizeof(double));
-        for (size_t j = 0; j < m; j++) {
-            p->K[i * s + n + j] = p->A[j * n + i];
-        }
-        double v = p->f[i] + p->fg[i];
-        for (size_t j = 0; j < n; j++) {
-            v -= p->C[i * n + j] * p->qd[j];
-        }
-        p->rhs[i] = v;
-    }
-    for (size_t i = 0; i < m; i++) {
-        memcpy(p->K + (n + i) * s, p->A + i * n, n * sizeof(double));
-        memset(p->K + (n + i) * s + n, 0, m * sizeof(double));
-        double v = 0.0;
-        for (size_t j = 0; j < n; j++) {
-            v -= p->Ad[i * n + j] * p->qd[j];
-        }
-        p->rhs[n + i] = v;
-    }
-    return 0;
-}
-
 /* Form the KKT system and solve it with dsysv. */
 static int run_kkt(problem *p, size_t reps)
 {
-    size_t s = p->n + p->m;
     int bad = 0;
     for (size_t r = 0; r < reps; r++) {
-        bad |= form_kkt(p);
-        /* K is symmetric: its row-major lower triangle is the column-major upper one, so the
-           column-major interface is used (no transposition buffers). */
-        bad |= LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'U', (lapack_int)s, 1, p->K, (lapack_int)s,
-                                  p->ipiv, p->rhs, (lapack_int)s, p->kwork, p->lkwork) != 0;
+        bad |= proj_kkt_solve(&p->d, p->K, p->rhs, p->ipiv, p->kwork, p->lkwork);
     }
     return bad;
 }
@@ -162,36 +78,37 @@ static int run_kkt(problem *p, size_t reps)
    throughout: row-major A (m×n) is column-major Aᵀ (n×m); M is symmetric. Result in y. */
 static int run_nullspace(problem *p, size_t reps)
 {
-    lapack_int n = (lapack_int)p->n, m = (lapack_int)p->m, k = n - m;
+    const proj_data *d = &p->d;
+    lapack_int n = (lapack_int)d->n, m = (lapack_int)d->m, k = n - m;
     int bad = 0;
     for (size_t r = 0; r < reps; r++) {
-        memcpy(p->T, p->A, p->n * p->m * sizeof(double));
-        memset(p->jpvt, 0, p->m * sizeof(lapack_int));
+        memcpy(p->T, d->A, d->n * d->m * sizeof(double));
+        memset(p->jpvt, 0, d->m * sizeof(lapack_int));
         bad |= LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, n, m, p->T, n, p->jpvt, p->tau, p->nwork,
                                    p->lnwork) != 0;
-        memcpy(p->F, p->T, p->n * p->m * sizeof(double));
+        memcpy(p->F, p->T, d->n * d->m * sizeof(double));
         bad |= LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, n, n, m, p->F, n, p->tau, p->nwork,
                                    p->lnwork) != 0;
-        const double *Z = p->F + p->n * p->m;
+        const double *Z = p->F + d->n * d->m;
         /* z = Pᵀ(−Ȧq̇), then R⁻ᵀ z, q_p = Y z (in y2) */
-        for (size_t i = 0; i < p->m; i++) {
+        for (size_t i = 0; i < d->m; i++) {
             size_t row = (size_t)p->jpvt[i] - 1u;
             double v = 0.0;
-            for (size_t j = 0; j < p->n; j++) {
-                v -= p->Ad[row * p->n + j] * p->qd[j];
+            for (size_t j = 0; j < d->n; j++) {
+                v -= d->Ad[row * d->n + j] * d->qd[j];
             }
             p->y[i] = v;
         }
         cblas_dtrsv(CblasColMajor, CblasUpper, CblasTrans, CblasNonUnit, m, p->T, n, p->y, 1);
         cblas_dgemv(CblasColMajor, CblasNoTrans, n, m, 1.0, p->F, n, p->y, 1, 0.0, p->y2, 1);
         /* g = f + f_g − Cq̇ − M q_p (C row-major: Cq̇ is a transposed column-major product) */
-        for (size_t i = 0; i < p->n; i++) {
-            p->rhs[i] = p->f[i] + p->fg[i];
+        for (size_t i = 0; i < d->n; i++) {
+            p->rhs[i] = d->f[i] + d->fg[i];
         }
-        cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, -1.0, p->C, n, p->qd, 1, 1.0, p->rhs, 1);
-        cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, -1.0, p->M, n, p->y2, 1, 1.0, p->rhs, 1);
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, -1.0, d->C, n, d->qd, 1, 1.0, p->rhs, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, -1.0, d->M, n, p->y2, 1, 1.0, p->rhs, 1);
         if (k > 0) {
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, 1.0, p->M, n, Z, n,
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, 1.0, d->M, n, Z, n,
                         0.0, p->MZ, n);
             cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, k, k, n, 1.0, Z, n, p->MZ, n,
                         0.0, p->R, k);
@@ -200,7 +117,7 @@ static int run_nullspace(problem *p, size_t reps)
             bad |= LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', k, 1, p->R, k, p->y, k) != 0;
             cblas_dgemv(CblasColMajor, CblasNoTrans, n, k, 1.0, Z, n, p->y, 1, 1.0, p->y2, 1);
         }
-        memcpy(p->y, p->y2, p->n * sizeof(double));
+        memcpy(p->y, p->y2, d->n * sizeof(double));
     }
     return bad;
 }
@@ -209,10 +126,11 @@ static int run_nullspace(problem *p, size_t reps)
    minimum-norm solution), the matrix formed as in run_kkt. Result in rhs. */
 static int run_lsq(problem *p, size_t reps)
 {
-    size_t s = p->n + p->m;
+    const proj_data *d = &p->d;
+    size_t s = d->n + d->m;
     int bad = 0;
     for (size_t r = 0; r < reps; r++) {
-        bad |= form_kkt(p);
+        proj_kkt_form(d, p->K, p->rhs);
         lapack_int rank = 0;
         bad |= LAPACKE_dgelsd_work(LAPACK_COL_MAJOR, (lapack_int)s, (lapack_int)s, 1, p->K,
                                    (lapack_int)s, p->rhs, (lapack_int)s, p->sv, 1e-10, &rank,
@@ -261,79 +179,11 @@ static double time_us(runner fn, problem *p, int *bad, unsigned long *allocs)
     return 1e6 * best / (double)reps;
 }
 
-/* Rows m0 .. m-1 of X (m×n) become sums of two of the rows before m0 (m0 = m − max(1, m/4)). */
-static void make_redundant(size_t n, size_t m, double *X)
-{
-    size_t m0 = m - (m / 4u > 0u ? m / 4u : 1u);
-    for (size_t i = m0; i < m; i++) {
-        size_t a = (i - m0) % m0, b = (i - m0 + 1u) % m0;
-        for (size_t j = 0; j < n; j++) {
-            X[i * n + j] = X[a * n + j] + X[b * n + j];
-        }
-    }
-}
-
 static void setup(problem *p, size_t n, size_t m, int redundant)
 {
-    p->n = n;
-    p->m = m;
-    p->M = malloc(n * n * sizeof(double));
-    p->C = malloc(n * n * sizeof(double));
-    p->A = malloc(m * n * sizeof(double));
-    p->Ad = malloc(m * n * sizeof(double));
-    p->f = malloc(n * sizeof(double));
-    p->fg = malloc(n * sizeof(double));
-    p->qd = malloc(n * sizeof(double));
+    proj_data_setup(&p->d, n, m, redundant);
     p->qdd = malloc(n * sizeof(double));
     p->fc = malloc(n * sizeof(double));
-    double *G = malloc(n * n * sizeof(double));
-    fill(n * n, G, (unsigned)(7 * n + m));
-    /* M = G Gᵀ + n I (SPD, symmetric) */
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j <= i; j++) {
-            double s = 0.0;
-            for (size_t k = 0; k < n; k++) {
-                s += G[i * n + k] * G[j * n + k];
-            }
-            if (i == j) {
-                s += (double)n;
-            }
-            p->M[i * n + j] = p->M[j * n + i] = s;
-        }
-    }
-    free(G);
-    fill(n * n, p->C, (unsigned)(11 * n + m));
-    fill(m * n, p->A, (unsigned)(13 * n + m));
-    fill(m * n, p->Ad, (unsigned)(17 * n + m));
-    if (redundant) {
-        make_redundant(n, m, p->A);
-        make_redundant(n, m, p->Ad);
-    }
-    fill(n, p->f, (unsigned)(19 * n + m));
-    fill(n, p->fg, (unsigned)(23 * n + m));
-    /* admissible q̇ = P v with P from the library's projector */
-    double *v = malloc(n * sizeof(double)), *P = malloc(n * n * sizeof(double));
-    double *Q = malloc(n * n * sizeof(double)), *Ap = malloc(n * m * sizeof(double));
-    size_t lw = nsm_proj_projector_work(n, m);
-    double *w = malloc(lw * sizeof(double));
-    fill(n, v, (unsigned)(29 * n + m));
-    nsm_proj_projector_result pr = {0, P, Q, Ap};
-    if (nsm_proj_projector(n, m, p->A, NSM_RANK_RTOL_DEFAULT, &pr, w, lw) != NSM_OK) {
-        fprintf(stderr, "bench_projection: projector failed\n");
-        exit(1);
-    }
-    for (size_t i = 0; i < n; i++) {
-        double s = 0.0;
-        for (size_t j = 0; j < n; j++) {
-            s += P[i * n + j] * v[j];
-        }
-        p->qd[i] = s;
-    }
-    free(v);
-    free(P);
-    free(Q);
-    free(Ap);
-    free(w);
     p->lwork = nsm_proj_dynamics_work(n, m);
     p->work = malloc(p->lwork * sizeof(double));
     nsm_proj_opts d = NSM_PROJ_OPTS_DEFAULT;
@@ -342,10 +192,7 @@ static void setup(problem *p, size_t n, size_t m, int redundant)
     p->K = malloc(s * s * sizeof(double));
     p->rhs = malloc(s * sizeof(double));
     p->ipiv = malloc(s * sizeof(lapack_int));
-    double q = 0.0;
-    LAPACKE_dsysv_work(LAPACK_COL_MAJOR, 'U', (lapack_int)s, 1, p->K, (lapack_int)s, p->ipiv,
-                       p->rhs, (lapack_int)s, &q, -1);
-    p->lkwork = (lapack_int)q > 1 ? (lapack_int)q : 1;
+    p->lkwork = proj_kkt_lwork(s, p->K, p->rhs, p->ipiv);
     p->kwork = malloc((size_t)p->lkwork * sizeof(double));
     /* null-space route buffers and workspace (max of the dgeqp3 and dorgqr queries) */
     p->T = malloc(n * m * sizeof(double));
@@ -376,13 +223,7 @@ static void setup(problem *p, size_t n, size_t m, int redundant)
 
 static void teardown(problem *p)
 {
-    free(p->M);
-    free(p->C);
-    free(p->A);
-    free(p->Ad);
-    free(p->f);
-    free(p->fg);
-    free(p->qd);
+    proj_data_free(&p->d);
     free(p->qdd);
     free(p->fc);
     free(p->work);
@@ -432,7 +273,7 @@ int main(void)
         setup(&p, sizes[s][0], sizes[s][1], 0);
         /* agreement of the solutions (sanity: the timings compare equal work) */
         int bad = run_ours(&p, 1) | run_nullspace(&p, 1) | run_kkt(&p, 1);
-        double err_k = rel_err(p.n, p.qdd, p.rhs), err_n = rel_err(p.n, p.y, p.rhs);
+        double err_k = rel_err(p.d.n, p.qdd, p.rhs), err_n = rel_err(p.d.n, p.y, p.rhs);
         unsigned long a_ours = 0, a_kkt = 0, a_null = 0;
         double t_ours = time_us(run_ours, &p, &bad, &a_ours);
         double t_kkt = time_us(run_kkt, &p, &bad, &a_kkt);
@@ -442,7 +283,7 @@ int main(void)
         nratio[s] = t_ours / t_null;
         printf("%5zu %5zu %12.2f %12.2f %8.2f %12.2f %8.2f %12.2f %8lu %8lu %8lu %14.0f   "
                "(qdd vs KKT %.1e, null-space vs KKT %.1e)\n",
-               p.n, p.m, t_ours, t_kkt, ratio[s], t_null, nratio[s], t_nospd, a_ours, a_kkt,
+               p.d.n, p.d.m, t_ours, t_kkt, ratio[s], t_null, nratio[s], t_nospd, a_ours, a_kkt,
                a_null, 1e6 / t_ours, err_k, err_n);
         bad_any |= bad;
         teardown(&p);
@@ -453,18 +294,18 @@ int main(void)
     for (int s = 0; s < NSIZES; s++) {
         problem p;
         setup(&p, sizes[s][0], sizes[s][1], 1);
-        const nsm_proj_problem prob = {p.n, p.m, p.M, p.C, p.A, p.Ad, p.f, p.fg, p.qd};
+        const nsm_proj_problem prob = proj_data_problem(&p.d);
         nsm_proj_dynamics_result res = {p.qdd, p.fc, NULL, NULL, {0, 0.0}};
         int bad = nsm_proj_dynamics(&prob, &p.opts, &res, p.work, p.lwork) != NSM_OK;
         const nsm_proj_info info = res.info;
         bad |= run_lsq(&p, 1);
-        double err = rel_err(p.n, p.qdd, p.rhs);
+        double err = rel_err(p.d.n, p.qdd, p.rhs);
         unsigned long a_ours = 0, a_ls = 0;
         double t_ours = time_us(run_ours, &p, &bad, &a_ours);
         double t_ls = time_us(run_lsq, &p, &bad, &a_ls);
         rratio[s] = t_ours / t_ls;
-        printf("%5zu %5zu %6zu %12.2f %12.2f %8.2f %8lu %8lu   (qdd vs dgelsd %.1e)\n", p.n, p.m,
-               info.rank, t_ours, t_ls, rratio[s], a_ours, a_ls, err);
+        printf("%5zu %5zu %6zu %12.2f %12.2f %8.2f %8lu %8lu   (qdd vs dgelsd %.1e)\n", p.d.n,
+               p.d.m, info.rank, t_ours, t_ls, rratio[s], a_ours, a_ls, err);
         bad_any |= bad;
         teardown(&p);
     }
