@@ -306,6 +306,31 @@ static void test_routh_property(void)
     prop_run("routh planar equals fine-step integration", prop_routh_vs_fine, NULL, 300);
 }
 
+/* CLAIM: contact.h nsm_routh_planar, nsm_routh_bound, nsm_routh_spatial: an SPD W is
+   accepted at any scale. W = 2^-664·I (about 1e-200) was refused as NOT_SPD (planar: det W
+   underflowed to 0) and as OVERFLOW (spatial: e0·tr of the bound overflowed), although the
+   answer, 2^664 times that of W = I, is finite. */
+static void test_routh_tiny_w(void)
+{
+    const double s = 0x1p-664;
+    const double W1[4] = {1.0, 0.0, 0.0, 1.0}, Ws[4] = {s, 0.0, 0.0, s}, u0[2] = {1.0, -1.0};
+    nsm_routh_result a, b;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W1, u0, 0.5, 0.0, &a), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(Ws, u0, 0.5, 0.0, &b), NSM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(b.p_n * s, a.p_n, 1e-12 * a.p_n);
+    CU_ASSERT_DOUBLE_EQUAL(b.p_t * s, a.p_t, 1e-12 * a.p_n);
+    double bound = -1.0;
+    CU_ASSERT_EQUAL(nsm_routh_bound(Ws, u0, 0.5, &bound), NSM_OK);
+    CU_ASSERT(bound >= b.p_n);
+    const double V1[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Vs[9] = {s, 0, 0, 0, s, 0, 0, 0, s};
+    const double v0[3] = {1.0, 0.0, -1.0};
+    nsm_routh_spatial_result c, d;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_spatial(V1, v0, 0.5, 0.0, 100, &c), NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_spatial(Vs, v0, 0.5, 0.0, 100, &d), NSM_OK);
+    CU_ASSERT_DOUBLE_EQUAL(d.p_n * s, c.p_n, 1e-12 * c.p_n);
+    CU_ASSERT_DOUBLE_EQUAL(d.p_t[0] * s, c.p_t[0], 1e-12 * c.p_n);
+}
+
 /* A random Routh problem, planar (W 2×2) or spatial (W 3×3), SPD, approaching. */
 static int prop_routh_cone_ieee(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
 {
@@ -436,6 +461,7 @@ static CU_TestInfo routh_tests[] = {
     {"routh: property against fine-step integration", test_routh_property},
     {"routh: p_n beyond DBL_MAX is NSM_ERR_OVERFLOW (fuzz finding P6)", test_routh_overflow},
     {"routh: impulses in their cones in exact arithmetic (IEEE)", test_routh_cone_ieee},
+    {"routh: W = 2^-664 I accepted, the answer scaled (planar, bound, spatial)", test_routh_tiny_w},
     CU_TEST_INFO_NULL,
 };
 

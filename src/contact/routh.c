@@ -217,8 +217,13 @@ static nsm_status routh_check(const double *W, const double *u0, double mu, doub
     if (fabs(W[1] - W[2]) > NSM_ROUTH_SYM_RTOL * (W[0] + W[3])) {
         return NSM_ERR_NOT_SPD;
     }
-    double wtn = 0.5 * (W[1] + W[2]);
-    if (!(W[0] * W[3] - wtn * wtn > 0.0)) {
+    /* det W > 0 on W scaled by its largest diagonal entry: unscaled, det W = 1e-400 of
+       W = 1e-200·I underflowed to 0 and an SPD W was refused */
+    double kw = W[0] > W[3] ? W[0] : W[3];
+    double a = W[0] / kw;
+    double b = 0.5 * (W[1] / kw) + 0.5 * (W[2] / kw);
+    double c = W[3] / kw;
+    if (!(a * c - b * b > 0.0)) {
         return NSM_ERR_NOT_SPD;
     }
     return NSM_OK;

@@ -559,13 +559,11 @@ static int sp_friction(sp_state *st, const sp_w *w, double mu, double ztol, size
                        double e0, double tr, nsm_routh_phase *ph, double *pend, size_t *nph,
                        double *bound, size_t *nsteps, int *painleve)
 {
-    const double et[1] = {e0 * tr};
     *nsteps = 0;
     *nph = 0;
-    if (!nsm_all_finite(1, et)) {
-        return -2;
-    }
-    *bound = sp_pos(2.0 * sqrt(et[0]) * (1.0 + NSM_BOUND_RTOL));
+    /* sqrt(e0)·sqrt(tr), not sqrt(e0·tr): W = 1e-200·I made e0·tr ~ 1e400 overflow although
+       the bound (~1e200) and the answer are finite */
+    *bound = sp_pos(2.0 * sqrt(e0) * sqrt(tr) * (1.0 + NSM_BOUND_RTOL));
     if (!nsm_all_finite(1, bound)) {
         return -2;
     }
