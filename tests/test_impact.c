@@ -982,6 +982,15 @@ static void test_impact_not_certified(void)
     CU_ASSERT(vp[1] >= -info.check_tol);
     CU_ASSERT_STRING_NOT_EQUAL(nsm_status_str(NSM_ERR_NOT_CERTIFIED),
                                nsm_status_str(NSM_ERR_NO_BOUND));
+    /* ten times the budget does not certify it either: the status text promises nothing of
+       more fw_iters (it said "more fw_iters may certify it") and names the gap left */
+    opts.fw_iters *= 10;
+    st = args_impact_solve1(3, 2, M, Jn, Jt, mu, vm, &pol, &opts, vp, L, &info, work,
+                          nsm_impact_work(3, 2));
+    CU_ASSERT_EQUAL(st, NSM_ERR_NOT_CERTIFIED);
+    CU_ASSERT(info.fw_gap > 0.0);
+    CU_ASSERT_PTR_NULL(strstr(nsm_status_str(NSM_ERR_NOT_CERTIFIED), "may certify"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(nsm_status_str(NSM_ERR_NOT_CERTIFIED), "fw_gap"));
 }
 
 /* CLAIM: impact.h nsm_impact_solve: on NSM_OK separating, cones, s <= bound */

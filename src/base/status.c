@@ -16,7 +16,7 @@ const char *nsm_status_str(nsm_status s)
     case NSM_ERR_WORKSPACE:      return "the workspace is too small";
     case NSM_ERR_ALIAS:          return "outputs overlap inputs where that is forbidden";
     case NSM_ERR_NO_BOUND:       return "no a-priori bound: the contacts may wedge (gamma = 0: a cone point with J^T Lambda ~ 0 was found)";
-    case NSM_ERR_NOT_CERTIFIED:  return "no a-priori bound certified within the iteration budget (gamma > 0 not shown; more fw_iters may certify it)";
+    case NSM_ERR_NOT_CERTIFIED:  return "no a-priori bound certified within the iteration budget (gamma > 0 not shown; info.fw_gap is the duality gap left)";
     case NSM_ERR_OVERFLOW:       return "finite inputs overflowed to a non-finite result";
     case NSM_STATUS_COUNT:       break;
     }
