@@ -53,71 +53,66 @@
     requires \separated(dx + (0 .. 2), lam + (0 .. 2), x + (0 .. 2), B + (0 .. 8));
     assigns dx[0 .. 2], lam[0 .. 2];
  */
-static void arc_rate(const double *B, double mu, const double *x, double *dx, double *lam)
+static inline void arc_rate(const double *B, double mu, const double *x, double *dx,
+                            double *lam)
 {
-    lam[0] = -mu * x[0];
-    lam[1] = -mu * x[1];
-    lam[2] = tnorm(2, x[0], x[1]);
-    /*@ loop invariant 0 <= i <= 3;
-        loop assigns i, dx[0 .. 2];
-        loop variant 3 - i;
-     */
-    for (size_t i = 0; i < 3; i++) {
-        dx[i] = B[3 * i] * lam[0] + B[3 * i + 1] * lam[1] + B[3 * i + 2] * lam[2];
-    }
+    /* in locals, so that the stages of a substep stay in registers (the same operations, in
+       the same order, as a product of B's rows with lam) */
+    double l0 = -mu * x[0];
+    double l1 = -mu * x[1];
+    double l2 = tnorm(2, x[0], x[1]);
+    lam[0] = l0;
+    lam[1] = l1;
+    lam[2] = l2;
+    dx[0] = B[0] * l0 + B[1] * l1 + B[2] * l2;
+    dx[1] = B[3] * l0 + B[4] * l1 + B[5] * l2;
+    dx[2] = B[6] * l0 + B[7] * l1 + B[8] * l2;
 }
 
-/* One classical Runge–Kutta substep of τ-length dt from (x, l) into (xo, lo). */
+/* One classical Runge–Kutta substep of τ-length dt from (x, l) into (xo, lo); (gx, gl) are the
+   rates at x (arc_rate), its first stage, which the caller has at hand. */
 /*@ requires \valid_read(B + (0 .. 8)) && \valid_read(x + (0 .. 2)) && \valid_read(l + (0 .. 2));
+    requires \valid_read(gx + (0 .. 2)) && \valid_read(gl + (0 .. 2));
     requires \valid(xo + (0 .. 2)) && \valid(lo + (0 .. 2));
     requires \separated(xo + (0 .. 2), lo + (0 .. 2), x + (0 .. 2), l + (0 .. 2), B + (0 .. 8));
+    requires \separated(xo + (0 .. 2), lo + (0 .. 2), gx + (0 .. 2), gl + (0 .. 2));
     assigns xo[0 .. 2], lo[0 .. 2];
  */
-static void arc_rk4(const double *B, double mu, const double *x, const double *l, double dt,
-                    double *xo, double *lo)
+static void arc_rk4(const double *B, double mu, const double *x, const double *l,
+                    const double *gx, const double *gl, double dt, double *xo, double *lo)
 {
-    double kx[3], kl[3], xs[3], sx[3], sl[3];
+    double kx[3], kl[3], xs[3];
     const double at[3] = {0.5, 0.5, 1.0}; /* where stages 2..4 are taken */
     const double wt[3] = {2.0, 2.0, 1.0}; /* their weights (stage 1: 1) */
-    arc_rate(B, mu, x, kx, kl);
-    /*@ loop invariant 0 <= i <= 3;
-        loop assigns i, sx[0 .. 2], sl[0 .. 2];
-        loop variant 3 - i;
-     */
-    for (size_t i = 0; i < 3; i++) {
-        sx[i] = kx[i];
-        sl[i] = kl[i];
-    }
+    double sx0 = gx[0], sx1 = gx[1], sx2 = gx[2];
+    double sl0 = gl[0], sl1 = gl[1], sl2 = gl[2];
+    kx[0] = gx[0];
+    kx[1] = gx[1];
+    kx[2] = gx[2];
     /*@ loop invariant 0 <= s <= 3;
-        loop assigns s, xs[0 .. 2], kx[0 .. 2], kl[0 .. 2], sx[0 .. 2], sl[0 .. 2];
+        loop assigns s, xs[0 .. 2], kx[0 .. 2], kl[0 .. 2], sx0, sx1, sx2, sl0, sl1, sl2;
         loop variant 3 - s;
      */
     for (size_t s = 0; s < 3; s++) {
-        /*@ loop invariant 0 <= i <= 3;
-            loop assigns i, xs[0 .. 2];
-            loop variant 3 - i;
-         */
-        for (size_t i = 0; i < 3; i++) {
-            xs[i] = x[i] + at[s] * dt * kx[i];
-        }
+        double a = at[s] * dt;
+        xs[0] = x[0] + a * kx[0];
+        xs[1] = x[1] + a * kx[1];
+        xs[2] = x[2] + a * kx[2];
         arc_rate(B, mu, xs, kx, kl);
-        /*@ loop invariant 0 <= i <= 3;
-            loop assigns i, sx[0 .. 2], sl[0 .. 2];
-            loop variant 3 - i;
-         */
-        for (size_t i = 0; i < 3; i++) {
-            sx[i] += wt[s] * kx[i];
-            sl[i] += wt[s] * kl[i];
-        }
+        sx0 += wt[s] * kx[0];
+        sx1 += wt[s] * kx[1];
+        sx2 += wt[s] * kx[2];
+        sl0 += wt[s] * kl[0];
+        sl1 += wt[s] * kl[1];
+        sl2 += wt[s] * kl[2];
     }
-    /*@ loop invariant 0 <= i <= 3;
-        loop assigns i, xo[0 .. 2], lo[0 .. 2];
-        loop variant 3 - i;
-     */
-    for (size_t i = 0; i < 3; i++) {
-        xo[i] = x[i] + dt / 6.0 * sx[i];
-        lo[i] = l[i] + dt / 6.0 * sl[i];
-    }
+    double f = dt / 6.0;
+    xo[0] = x[0] + f * sx0;
+    xo[1] = x[1] + f * sx1;
+    xo[2] = x[2] + f * sx2;
+    lo[0] = l[0] + f * sl0;
+    lo[1] = l[1] + f * sl1;
+    lo[2] = l[2] + f * sl2;
 }
 
 /* τ-length of the straight piece along g (rates per unit τ, frozen) from x: into rest (into),
@@ -180,16 +175,20 @@ static double arc_event_value(int e, const double *xn, const double *ln, double 
  * Locates event e (crossed by the substep of τ-length dt from (x, l), whose end is (xn, ln))
  * by the Illinois variant of regula falsi in τ, at most ARC_PASSES passes or until the event
  * function is within tol of 0; leaves in (xn, ln) the end of the shortest substep found that
- * reaches the event (the function >= 0 there: p >= top, or x_n >= 0).
+ * reaches the event (the function >= 0 there: p >= top, or x_n >= 0). (gx, gl) are the rates
+ * at x, the first stage of every substep tried.
  */
 /*@ requires \valid_read(B + (0 .. 8)) && \valid_read(x + (0 .. 2)) && \valid_read(l + (0 .. 2));
+    requires \valid_read(gx + (0 .. 2)) && \valid_read(gl + (0 .. 2));
     requires \valid(xn + (0 .. 2)) && \valid(ln + (0 .. 2));
     requires \separated(xn + (0 .. 2), ln + (0 .. 2), x + (0 .. 2), l + (0 .. 2), B + (0 .. 8));
+    requires \separated(xn + (0 .. 2), ln + (0 .. 2), gx + (0 .. 2), gl + (0 .. 2));
     requires dt >= 0;
     assigns xn[0 .. 2], ln[0 .. 2];
  */
-static void arc_locate(const double *B, double mu, const double *x, const double *l, double dt,
-                       int e, double top, double tol, double *xn, double *ln)
+static void arc_locate(const double *B, double mu, const double *x, const double *l,
+                       const double *gx, const double *gl, double dt, int e, double top,
+                       double tol, double *xn, double *ln)
 {
     double a = 0.0;
     double fa = arc_event_value(e, x, l, top);
@@ -209,7 +208,7 @@ static void arc_locate(const double *B, double mu, const double *x, const double
         if (!(t > a && t < b)) {
             break;
         }
-        arc_rk4(B, mu, x, l, t, xt, lt);
+        arc_rk4(B, mu, x, l, gx, gl, t, xt, lt);
         double ft = arc_event_value(e, xt, lt, top);
         if (ft >= 0.0) {
             b = t;
@@ -253,7 +252,9 @@ double nsm_impact_arc(const double *B, double mu, const double *x0, double top, 
         loop variant ARC_SUBSTEPS - k;
      */
     for (size_t k = 0; k < ARC_SUBSTEPS; k++) {
-        double r = tnorm(2, x[0], x[1]);
+        /* g = dx/dτ at x (= ‖x_t‖ dx/dp), and lam[2] = ‖x_t‖ */
+        arc_rate(B, mu, x, g, lam);
+        double r = lam[2];
         double rem = top - l[2];
         if (!(rem > 0.0)) {
             e = NSM_ARC_TOP;
@@ -265,8 +266,6 @@ double nsm_impact_arc(const double *B, double mu, const double *x0, double top, 
             e = NSM_ARC_STOP;
             break;
         }
-        /* g = dx/dτ at x (= ‖x_t‖ dx/dp) */
-        arc_rate(B, mu, x, g, lam);
         /* the angle between x_t and g_t on both scaled to a largest entry of 1: W near the
            smallest normal numbers must not square g_t to 0 (a slip decaying slowly on a stiff
            block would then never be seen heading into rest, and cost ARC_SUBSTEPS) */
@@ -310,11 +309,11 @@ double nsm_impact_arc(const double *B, double mu, const double *x0, double top, 
         if (hp > 0.0 && r * dt > hp) {
             dt = hp / r; /* and at most hp of normal impulse */
         }
-        arc_rk4(B, mu, x, l, dt, xn, ln);
+        arc_rk4(B, mu, x, l, g, lam, dt, xn, ln);
         int fe = arc_crossed(x, l, xn, ln, top, pen);
         if (fe != NSM_ARC_CAP) {
             double scale = fe == NSM_ARC_TOP ? top : fabs(x[2]) + fabs(xn[2]);
-            arc_locate(B, mu, x, l, dt, fe, top, ARC_EVENT_TOL * scale, xn, ln);
+            arc_locate(B, mu, x, l, g, lam, dt, fe, top, ARC_EVENT_TOL * scale, xn, ln);
         }
         /*@ loop invariant 0 <= i <= 3;
             loop assigns i, x[0 .. 2], l[0 .. 2];
