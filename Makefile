@@ -70,7 +70,7 @@ ACC_SRC      := $(sort $(wildcard tests/accuracy/*.c))
 ACC_BIN      := $(patsubst tests/accuracy/%.c,$(BUILD)/accuracy/%,$(ACC_SRC))
 # Libraries only some tests use (test_cli reads the program's JSON output).
 TEST_LIBS_test_cli := -lcjson
-# Tests that check contracts on doubles in exact rational arithmetic (tests/support/exact_cone.h).
+# Tests that check contracts on doubles in exact rational arithmetic (tests/support/exact.h).
 TEST_LIBS_test_setvalued := -lgmp
 TEST_LIBS_test_contact := -lgmp
 TEST_LIBS_test_impact := -lgmp

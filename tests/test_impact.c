@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "entry_args.h"
-#include "exact_cone.h"
+#include "exact.h"
 #include "harness.h"
 #include "prop.h"
 #include "ball_stack.h"
@@ -93,7 +93,9 @@ static int check_outcome(const problem *P, const double *vp, const double *Lam,
         for (size_t i = 0; i < n; i++) {
             un += P->Jn[c * n + i] * vp[i];
         }
-        if (un < -info->check_tol || !(info->check_tol < 1e-6)) {
+        /* separating: J_n,c v+ >= -check_tol exactly (rational arithmetic) */
+        if (!exact_rowdot_ge(n, P->Jn + c * n, vp, info->check_tol) ||
+            !(info->check_tol < 1e-6)) {
             snprintf(msg, msglen, "contact %zu left penetrating: %g", c, un);
             return 1;
         }
@@ -942,6 +944,45 @@ static void test_impact_ball_stack(void)
     CU_ASSERT(forced * 20 <= steps);
 }
 
+/* CLAIM: impact.h nsm_impact_solve, clause separating: J_n,c v+ >= -check_tol holds exactly
+   for the IEEE computation, also with no tolerance at all (ntol = vtol = 0, check_tol = 0).
+   The final check used to compare the rounded product with -check_tol, and accepted v+ whose
+   exact product was a few ulps below it; now the product must clear it by a bound of its
+   rounding, so with check_tol = 0 a contact ending at rest gives NSM_ERR_NO_CONVERGENCE rather
+   than an unproven claim. */
+static void test_impact_separating_exact(void)
+{
+    nsm_rng rng;
+    nsm_rng_seed(&rng, 20261207u);
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.ntol = 0.0;
+    opts.vtol = 0.0;
+    size_t ok = 0, refused = 0;
+    for (int k = 0; k < 400; k++) {
+        problem P;
+        random_problem(&rng, &P, 0);
+        double ratios[MAXM];
+        for (size_t c = 0; c < P.m; c++) {
+            ratios[c] = 1.0;
+        }
+        nsm_impact_policy pol = {NSM_POLICY_SIMULTANEOUS, NULL, ratios, 0, 1, NULL, NULL, NULL};
+        double vp[MAXN], L[2 * MAXM];
+        nsm_impact_info info;
+        nsm_status st = run_policy(&P, &pol, &opts, vp, L, &info);
+        if (st != NSM_OK) {
+            refused += st == NSM_ERR_NO_CONVERGENCE;
+            continue;
+        }
+        ok++;
+        CU_ASSERT_EQUAL(info.check_tol, 0.0);
+        for (size_t c = 0; c < P.m; c++) {
+            CU_ASSERT(exact_rowdot_ge(P.n, P.Jn + c * P.n, vp, 0.0));
+        }
+    }
+    printf(" [%zu ok, %zu refused at check_tol 0] ", ok, refused);
+    CU_ASSERT(ok > 0);
+}
+
 /*
  * Claim (impact.h, termination bound): NSM_ERR_NO_BOUND only when gamma is 0 to the wedge
  * tolerance; an uncertified gamma > 0 is NSM_ERR_NOT_CERTIFIED; Frank–Wolfe goes on past
@@ -1480,6 +1521,7 @@ static CU_TestInfo impact_tests[] = {
     {"impact: wedged contacts give NSM_ERR_NO_BOUND and the fallback", test_impact_no_bound},
     {"impact: gamma > 0 not certified is NSM_ERR_NOT_CERTIFIED, not NO_BOUND (flat box)",
      test_impact_not_certified},
+    {"impact: separating holds exactly, with no tolerance too (IEEE)", test_impact_separating_exact},
     {"impact: box against floor and wall, every policy", test_impact_boxwall},
     {"impact: a contact held at rest while another acts (two contacts; priority)",
      test_impact_held_contact},

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "entry_args.h"
-#include "exact_cone.h"
+#include "exact.h"
 #include "harness.h"
 #include "prop.h"
 #include "refine.h"
@@ -80,7 +80,9 @@ static int check_spatial(const sproblem *P, const double *vp, const double *Lam,
         for (size_t i = 0; i < n; i++) {
             un += P->Jn[c * n + i] * vp[i];
         }
-        if (un < -info->check_tol || !(info->check_tol < 1e-6)) {
+        /* separating: J_n,c v+ >= -check_tol exactly (rational arithmetic) */
+        if (!exact_rowdot_ge(n, P->Jn + c * n, vp, info->check_tol) ||
+            !(info->check_tol < 1e-6)) {
             snprintf(msg, msglen, "contact %zu left penetrating: %g", c, un);
             return 1;
         }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "exact_cone.h"
+#include "exact.h"
 #include "harness.h"
 #include "prop.h"
 #include "nsmech.h"

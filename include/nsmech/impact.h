@@ -372,15 +372,15 @@ typedef struct nsm_impact_result {
  * with the given policy. On NSM_OK: res->v_plus (n) is the post-impact velocity, res->Lambda
  * ((d+1)m, see above) the impulses, res->info filled (below, v_plus, Lambda and info are
  * those fields of *res, n, m, d, M, Jn, ... those of *prob); every contact has
- * J_n,c v_plus >= -info.check_tol, checked on v_plus as
- * returned (check_tol = max(vtol·(1 + max_c |J_n,c v_-|), ntol)); every Λ_c lies in its
- * friction cone (Λ_n >= 0, ‖Λ_t‖ <= μ_c Λ_n), checked on Lambda as returned with the test
- * Λ_n >= 0, μ_cΛ_n >= 0, Λ_t·Λ_t <= (μ_cΛ_n)² evaluated in double precision (in exact
- * arithmetic every impulse rate is in its cone; the impulse is put back in the cone where
- * rounding left it outside, before v_plus is formed from it). The contract states membership
- * in the real model; in IEEE arithmetic a Λ_c on the boundary may lie outside the exact cone
- * by the rounding of those products (an ulp), and nsm_cone_contains with tol = 0, which
- * decides on scaled values, may then say 0: test with a small tol. And info.s <=
+ * J_n,c v_plus >= -info.check_tol, checked on v_plus as returned (check_tol =
+ * max(vtol·(1 + max_c |J_n,c v_-|), ntol)) by a sound test: the rounded product must clear
+ * -check_tol by a bound of its rounding, so that this holds exactly for IEEE runs too (with
+ * check_tol = 0 a contact ending at rest fails it: NSM_ERR_NO_CONVERGENCE); every Λ_c lies in
+ * its friction cone (Λ_n >= 0, ‖Λ_t‖ <= μ_c Λ_n) exactly, checked on Lambda as returned by
+ * nsm_cone_contains at tol = 0 (sound); in exact arithmetic every impulse rate is in its cone,
+ * and an impulse that rounding left outside or on the boundary is moved just inside (by at
+ * most 2^-44 of its norm) before v_plus is formed from it, so the check accepts it. Both
+ * clauses hold in the real model of the proofs and for the IEEE computation. And info.s <=
  * info.bound. If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
  * v_minus, Lambda = 0, s = 0 (the trivial answer), NSM_OK.
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n, m, or workspace beyond NSM_MAX_DIM²), NSM_ERR_ARG

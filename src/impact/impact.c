@@ -131,7 +131,35 @@ static double normal_vel(size_t n, size_t m, const double *Jn, size_t c, const d
     return acc;
 }
 
-/* The final check: 1 iff every contact has J_n,c v >= -tol. */
+/* A bound of the rounding error of normal_vel(n, m, Jn, c, v) and of the final check's
+   subtraction: (4n + 4)·2^-53·Σ|J_n,ci v_i| (Higham's γ_n = n·2^-53/(1 - n·2^-53) of a
+   recursive dot product, doubled to cover the rounding of this sum), 2^-52·|tol| and
+   (n + 1)·2^-1072 (products that underflow). */
+/*@ requires 1 <= n <= NSM_MAX_DIM && c < m && m <= NSM_MAX_DIM;
+    requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(v + (0 .. n - 1));
+    assigns \nothing;
+    ensures \result >= 0;
+ */
+static double normal_vel_err(size_t n, size_t m, const double *Jn, size_t c, const double *v,
+                             double tol)
+{
+    /*@ assert c * n + n <= m * n; */
+    (void)m;
+    double s = 0.0;
+    /*@ loop invariant 0 <= i <= n && s >= 0;
+        loop assigns i, s;
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        s += fabs(Jn[c * n + i] * v[i]);
+    }
+    double k = (double)n;
+    return (4.0 * k + 4.0) * 0x1p-53 * s + 0x1p-52 * fabs(tol) + (k + 1.0) * 0x1p-1072;
+}
+
+/* The final check: 1 only if every contact has J_n,c v >= -tol exactly, for the IEEE
+   computation too: the rounded product must clear -tol by the bound of its rounding
+   (normal_vel_err). A contact at rest (J_n,c v = 0) passes when tol > 0. */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_MAX_DIM;
     requires \valid_read(Jn + (0 .. m * n - 1)) && \valid_read(v + (0 .. n - 1));
     assigns \nothing;
@@ -146,7 +174,8 @@ static int normals_ok(size_t n, size_t m, const double *Jn, const double *v, dou
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
-        if (!(normal_vel(n, m, Jn, c, v) >= -tol)) {
+        double e = normal_vel_err(n, m, Jn, c, v, tol);
+        if (!(normal_vel(n, m, Jn, c, v) >= e - tol)) {
             return 0;
         }
     }

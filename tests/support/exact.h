@@ -1,11 +1,11 @@
 /*
- * Friction-cone membership decided in exact rational arithmetic (GMP): the oracle of the tests
- * that check a contract on doubles holds for the IEEE computation, not only in the real model
- * of the proofs (long double is not exact). Header-only: only the tests that link -lgmp
- * include it.
+ * Friction-cone membership and row products decided in exact rational arithmetic (GMP): the
+ * oracle of the tests that check a contract on doubles holds for the IEEE computation, not
+ * only in the real model of the proofs (long double is not exact). Header-only: only the
+ * tests that link -lgmp include it.
  */
-#ifndef NSM_TEST_EXACT_CONE_H
-#define NSM_TEST_EXACT_CONE_H
+#ifndef NSM_TEST_EXACT_H
+#define NSM_TEST_EXACT_H
 
 #include <gmp.h>
 #include <stddef.h>
@@ -67,6 +67,23 @@ static inline int exact_in_cone_margin(size_t d, double mu, double ln, const dou
     int fits = mpq_cmp(a, b) <= 0;
     mpq_clears(a, b, NULL);
     return ln >= 0.0 && fits && !rneg && c <= 0;
+}
+
+/* 1 iff row·v >= -tol exactly (row and v of n entries): the clause nsm_rows_sep of a contact. */
+static inline int exact_rowdot_ge(size_t n, const double *row, const double *v, double tol)
+{
+    mpq_t acc, a, b;
+    mpq_inits(acc, a, b, NULL);
+    mpq_set_d(acc, tol);
+    for (size_t i = 0; i < n; i++) {
+        mpq_set_d(a, row[i]);
+        mpq_set_d(b, v[i]);
+        mpq_mul(a, a, b);
+        mpq_add(acc, acc, a);
+    }
+    int ok = mpq_sgn(acc) >= 0;
+    mpq_clears(acc, a, b, NULL);
+    return ok;
 }
 
 #endif
