@@ -1,8 +1,10 @@
 /* Tests of the contact module: Routh's method for one planar contact. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "exact.h"
+#include "../src/contact/coulomb.h"
 #include "harness.h"
 #include "prop.h"
 #include "nsmech.h"
@@ -331,6 +333,58 @@ static void test_routh_tiny_w(void)
     CU_ASSERT_DOUBLE_EQUAL(d.p_t[0] * s, c.p_t[0], 1e-12 * c.p_n);
 }
 
+/* The clamps at the top of the double range (review finding): mu·pn overflowed, the radius was
+   infinite, inward1 kept a point the sound test rejects and inward2 returned inf or NaN. Now
+   the radius is DBL_MAX and each result lies in the exact cone and is accepted at tol = 0. */
+static void test_inward_huge(void)
+{
+    const double big = DBL_MAX;
+    CU_ASSERT_EQUAL(nsm_coulomb_radius(2.0, big), big);
+    double pt = nsm_coulomb_inward1(2.0, big, big);
+    int in = -1;
+    CU_ASSERT(exact_in_cone(1, 2.0, big, &pt, 0.0));
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 2.0, big, &pt, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+    const double starts[2][2] = {{big, 0.0}, {0.75 * big, 0.75 * big}};
+    for (int k = 0; k < 2; k++) {
+        double p[2] = {starts[k][0], starts[k][1]};
+        nsm_coulomb_inward2(2.0, big, &p[0], &p[1]);
+        CU_ASSERT(isfinite(p[0]) && isfinite(p[1]));
+        CU_ASSERT(exact_in_cone(2, 2.0, big, p, 0.0));
+        CU_ASSERT_EQUAL(nsm_cone_contains(2, 2.0, big, p, 0.0, &in), NSM_OK);
+        CU_ASSERT_EQUAL(in, 1);
+    }
+    /* through Routh planar: p_t = DBL_MAX with p_n = DBL_MAX/2, mu = 4 */
+    const double W[4] = {0x1p-100, 0.0, 0.0, 0x1p-100};
+    const double u0[2] = {-0x1.fffffffffffffp923, -0x1.fffffffffffffp922};
+    nsm_routh_result r;
+    CU_ASSERT_EQUAL_FATAL(nsm_routh_planar(W, u0, 4.0, 0.0, &r), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_cone_contains(1, 4.0, r.p_n, &r.p_t, 0.0, &in), NSM_OK);
+    CU_ASSERT_EQUAL(in, 1);
+}
+
+/* CLAIM: contact.h nsm_routh_planar: NSM_ERR_NOT_SPD only for a W that is not SPD, at any
+   scale. W scaled by its largest entry lost W_nn of diag(2^600, 2^-500) (refused), and
+   W_tt + W_nn overflowed in the symmetry test, which then let any asymmetry pass. */
+static void test_routh_spd_scales(void)
+{
+    /* W_tt, W_nn, u_n (p_n = -u_n/W_nn stays finite) */
+    const double d[3][3] = {{0x1p600, 0x1p-500, -1.0}, {0x1p1000, 0x1p-100, -1.0},
+                            {2.0, 0x1p-1074, -0x1p-200}};
+    const double u0[2] = {0.0, -1.0};
+    nsm_routh_result r;
+    for (int k = 0; k < 3; k++) {
+        const double W[4] = {d[k][0], 0.0, 0.0, d[k][1]};
+        const double uk[2] = {0.0, d[k][2]};
+        CU_ASSERT_EQUAL(nsm_routh_planar(W, uk, 0.5, 0.0, &r), NSM_OK);
+        CU_ASSERT_EQUAL(r.p_n, -d[k][2] / d[k][1]);
+    }
+    const double A[4] = {DBL_MAX, DBL_MAX, -DBL_MAX, DBL_MAX};
+    CU_ASSERT_EQUAL(nsm_routh_planar(A, u0, 0.5, 0.0, &r), NSM_ERR_NOT_SPD);
+    const double S[4] = {1.0, 1.0, 1.0, 1.0}; /* singular */
+    CU_ASSERT_EQUAL(nsm_routh_planar(S, u0, 0.5, 0.0, &r), NSM_ERR_NOT_SPD);
+}
+
 /* A random Routh problem, planar (W 2×2) or spatial (W 3×3), SPD, approaching. */
 static int prop_routh_cone_ieee(nsm_rng *rng, void *ctx, char *msg, size_t msglen)
 {
@@ -462,6 +516,8 @@ static CU_TestInfo routh_tests[] = {
     {"routh: p_n beyond DBL_MAX is NSM_ERR_OVERFLOW (fuzz finding P6)", test_routh_overflow},
     {"routh: impulses in their cones in exact arithmetic (IEEE)", test_routh_cone_ieee},
     {"routh: W = 2^-664 I accepted, the answer scaled (planar, bound, spatial)", test_routh_tiny_w},
+    {"routh: SPD at any scale, asymmetry near DBL_MAX refused", test_routh_spd_scales},
+    {"coulomb: the final clamps at the top of the double range", test_inward_huge},
     CU_TEST_INFO_NULL,
 };
 

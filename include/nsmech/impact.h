@@ -378,8 +378,8 @@ typedef struct nsm_impact_result {
  * check_tol = 0 a contact ending at rest fails it: NSM_ERR_NO_CONVERGENCE); every Λ_c lies in
  * its friction cone (Λ_n >= 0, ‖Λ_t‖ <= μ_c Λ_n) exactly, checked on Lambda as returned by
  * nsm_cone_contains at tol = 0 (sound); in exact arithmetic every impulse rate is in its cone,
- * and an impulse that rounding left outside or on the boundary is moved just inside (by at
- * most 2^-44 of its norm) before v_plus is formed from it, so the check accepts it. Both
+ * and an impulse that rounding left outside or on the boundary is moved just inside (by
+ * 2^-44 of μ_cΛ_n; to 0 below 2^-1000) before v_plus is formed, so the check accepts it. Both
  * clauses hold in the real model of the proofs and for the IEEE computation. And info.s <=
  * info.bound. If v_minus does not penetrate any contact (all u_n,c >= -ntol): v_plus =
  * v_minus, Lambda = 0, s = 0 (the trivial answer), NSM_OK.

@@ -211,10 +211,16 @@ void nsm_coulomb_rest2_block(double mu, double a11, double a12, double a22, doub
 
 /* Radius below mu·pn: for normal p = fl(mu·pn), p·(1 - 2^-52) rounds to p less one or two
    units of rounding, below the exact product, which lies within half a unit of p; for
-   subnormal p it rounds to p, and p - 2^-1074 lies below the product (within 2^-1075 of p). */
+   subnormal p it rounds to p, and p - 2^-1074 lies below the product (within 2^-1075 of p).
+   When p overflows, the exact product is at least DBL_MAX: DBL_MAX (an infinite radius made
+   the clamps keep or produce points the sound test rejects, and 0·inf a NaN). */
 double nsm_coulomb_radius(double mu, double pn)
 {
-    double c = mu * pn * (1.0 - 0x1p-52) - 0x1p-1074;
+    double p = mu * pn;
+    if (!(p <= DBL_MAX)) {
+        return DBL_MAX;
+    }
+    double c = p * (1.0 - 0x1p-52) - 0x1p-1074;
     return c > 0.0 ? c : 0.0;
 }
 

@@ -214,16 +214,18 @@ static nsm_status routh_check(const double *W, const double *u0, double mu, doub
     if (!(W[0] > 0.0) || !(W[3] > 0.0)) {
         return NSM_ERR_NOT_SPD;
     }
-    if (fabs(W[1] - W[2]) > NSM_ROUTH_SYM_RTOL * (W[0] + W[3])) {
+    /* the tolerance as a sum of products: W_tt + W_nn overflowed for entries near DBL_MAX,
+       and any asymmetry passed */
+    if (fabs(W[1] - W[2]) > NSM_ROUTH_SYM_RTOL * W[0] + NSM_ROUTH_SYM_RTOL * W[3]) {
         return NSM_ERR_NOT_SPD;
     }
-    /* det W > 0 on W scaled by its largest diagonal entry: unscaled, det W = 1e-400 of
-       W = 1e-200·I underflowed to 0 and an SPD W was refused */
-    double kw = W[0] > W[3] ? W[0] : W[3];
-    double a = W[0] / kw;
-    double b = 0.5 * (W[1] / kw) + 0.5 * (W[2] / kw);
-    double c = W[3] / kw;
-    if (!(a * c - b * b > 0.0)) {
+    /* det W > 0: W_tt·W_nn - W_tn² while both diagonal entries lie in [2^-500, 2^500] (no
+       over- or underflow; a det of exactly 0 is refused), else |W_tn| < sqrt(W_tt)·sqrt(W_nn):
+       the product underflowed to 0 for W = 1e-200·I, and W scaled by its largest entry lost
+       W_nn of diag(2^600, 2^-500) */
+    double wtn = 0.5 * W[1] + 0.5 * W[2];
+    int mid = W[0] >= 0x1p-500 && W[0] <= 0x1p500 && W[3] >= 0x1p-500 && W[3] <= 0x1p500;
+    if (mid ? !(W[0] * W[3] - wtn * wtn > 0.0) : !(fabs(wtn) < sqrt(W[0]) * sqrt(W[3]))) {
         return NSM_ERR_NOT_SPD;
     }
     return NSM_OK;
