@@ -242,8 +242,13 @@ static nsm_status skew_core(size_t n, const double *P, const double *Pdot, const
     if (st != NSM_OK) {
         return st;
     }
+    size_t nb = nn * sizeof(double);
+    const nsm_span out[1] = {{(uintptr_t)res, sizeof *res}};
+    const nsm_span mats[5] = {{(uintptr_t)P, nb}, {(uintptr_t)Pdot, nb}, {(uintptr_t)M, nb},
+                              {(uintptr_t)Mdot, nb}, {(uintptr_t)Cbar, nb}};
     if (chk_skew_alias(n, P, Pdot, M, Mdot, Cbar, res, work) ||
-        chk_skew_alias(n, P, Pdot, M, Mdot, Cbar, res, work + nn)) {
+        chk_skew_alias(n, P, Pdot, M, Mdot, Cbar, res, work + nn) ||
+        nsm_spans_overlap(1u, out, 5u, mats)) {
         return NSM_ERR_ALIAS;
     }
     chk_skew_products(n, M, Mdot, P, Pdot, work, work + nn);
