@@ -704,6 +704,20 @@ static void test_errors_res_apart(void)
         CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, 1.0, &a[in][3], work, 8), NSM_ERR_ALIAS);
         CU_ASSERT(memcmp(keep, a[in], sizeof keep) == 0);
     }
+    /* skew: res on the inputs' structure (its mu), or the workspace over it */
+    double P[4] = {1, 0, 0, 0}, Pd[4] = {0, 1, 1, 0}, M[4] = {2, 0, 0, 1}, Md[4] = {0};
+    double Cb[4] = {0}, work[8];
+    nsm_check_skew_input sk = {P, Pd, M, Md, Cb, 1.0};
+    CU_ASSERT_EQUAL(nsm_check_skew(2, &sk, &sk.mu, work, 8), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(sk.mu, 1.0);
+    union {
+        nsm_check_skew_input s;
+        double d[16];
+    } u;
+    u.s = sk;
+    CU_ASSERT_EQUAL(nsm_check_skew(2, &u.s, &res, u.d, 8), NSM_ERR_ALIAS);
+    CU_ASSERT(u.s.P == P && u.s.Cbar == Cb && u.s.mu == 1.0);
+    CU_ASSERT_EQUAL(nsm_check_skew(2, &u.s, &res, u.d + 8, 8), NSM_OK); /* past it */
 }
 
 static void test_errors_skew(void)
@@ -827,7 +841,7 @@ static CU_TestInfo check_tests[] = {
     {"definiteness fixed cases", test_pd_fixed},
     {"small fixed cases and workspace queries", test_small},
     {"errors: product residuals", test_errors_products},
-    {"errors: res inside an input matrix (residuals, skew)", test_errors_res_apart},
+    {"errors: res inside an input matrix (residuals, skew) or *in", test_errors_res_apart},
     {"errors: skew residual", test_errors_skew},
     {"errors: skew workspace over each input and res", test_errors_skew_each_overlap},
     {"errors: definiteness", test_errors_pd},

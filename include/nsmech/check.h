@@ -273,8 +273,8 @@ typedef struct nsm_check_skew_input {
  * Inputs (*in): P (projector), Pdot (Ṗ), M, Mdot (Ṁ), Cbar (C̄), all n×n; mu > 0 the virtual
  * mass of M̄.
  * Errors: NSM_ERR_NULL (in, a matrix of *in, res or work), NSM_ERR_SIZE, NSM_ERR_WORKSPACE
- * (lwork < 2n²), NSM_ERR_ARG (mu <= 0 or not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (work
- * overlaps an input or res, or res overlaps an input matrix).
+ * (lwork < 2n²), NSM_ERR_ARG (mu <= 0 or not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (res
+ * or work overlaps an input matrix, *in or the other).
  * Proof status: the max-abs semantics over D + Dᵀ given W1, W2 is proved for the internal
  * reduction (predicate chk_skw_max); that the workspace holds exactly MP and ṀP + MṖ is
  * established by the tests, so the public contract states *res >= 0.
