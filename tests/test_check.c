@@ -661,6 +661,65 @@ static void test_errors_products(void)
     CU_ASSERT_EQUAL(res, 42.0);
 }
 
+/* *res inside an input matrix of each residual (at each entry): NSM_ERR_ALIAS, nothing written
+   (the residual used to be computed and then written over the input). */
+static void test_errors_res_apart(void)
+{
+    for (int k = 0; k < 4; k++) {
+        double A[4] = {1, 2, 3, 4}, B[4] = {5, 6, 7, 8}, C[4] = {9, 1, 2, 3};
+        double kA[4], kB[4], kC[4];
+        memcpy(kA, A, sizeof A);
+        memcpy(kB, B, sizeof B);
+        memcpy(kC, C, sizeof C);
+        CU_ASSERT_EQUAL(nsm_check_product(2, A, B, C, &A[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_product(2, A, B, C, &B[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_product(2, A, B, C, &C[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_idempotent(2, A, &A[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_symmetry(2, A, &A[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_pr(2, A, B, &A[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_pr(2, A, B, &B[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_qs(2, A, B, &A[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_qs(2, A, B, &B[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_sq(2, A, B, &A[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_sq(2, A, B, &B[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_plambda(2, A, B, &A[k]), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_plambda(2, A, B, &B[k]), NSM_ERR_ALIAS);
+        CU_ASSERT(memcmp(kA, A, sizeof A) == 0);
+        CU_ASSERT(memcmp(kB, B, sizeof B) == 0);
+        CU_ASSERT(memcmp(kC, C, sizeof C) == 0);
+    }
+    /* a matrix the core does not read may hold res: C of plambda, B and C of symmetry */
+    double A[4] = {1, 0, 0, 1}, other[4] = {0};
+    double res = 42.0;
+    CU_ASSERT_EQUAL(nsm_check_symmetry(2, A, &res), NSM_OK);
+    CU_ASSERT_EQUAL(res, 0.0);
+    CU_ASSERT_EQUAL(nsm_check_plambda(2, A, other, &res), NSM_OK);
+    /* skew: res inside each input matrix */
+    for (int in = 0; in < 5; in++) {
+        double P[4] = {1, 0, 0, 0}, Pd[4] = {0, 1, 1, 0}, M[4] = {2, 0, 0, 1}, Md[4] = {0};
+        double Cb[4] = {0}, work[8];
+        double *a[5] = {P, Pd, M, Md, Cb};
+        double keep[4];
+        memcpy(keep, a[in], sizeof keep);
+        CU_ASSERT_EQUAL(t_skew(2, P, Pd, M, Md, Cb, 1.0, &a[in][3], work, 8), NSM_ERR_ALIAS);
+        CU_ASSERT(memcmp(keep, a[in], sizeof keep) == 0);
+    }
+    /* skew: res on the inputs' structure (its mu), or the workspace over it */
+    double P[4] = {1, 0, 0, 0}, Pd[4] = {0, 1, 1, 0}, M[4] = {2, 0, 0, 1}, Md[4] = {0};
+    double Cb[4] = {0}, work[8];
+    nsm_check_skew_input sk = {P, Pd, M, Md, Cb, 1.0};
+    CU_ASSERT_EQUAL(nsm_check_skew(2, &sk, &sk.mu, work, 8), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(sk.mu, 1.0);
+    union {
+        nsm_check_skew_input s;
+        double d[16];
+    } u;
+    u.s = sk;
+    CU_ASSERT_EQUAL(nsm_check_skew(2, &u.s, &res, u.d, 8), NSM_ERR_ALIAS);
+    CU_ASSERT(u.s.P == P && u.s.Cbar == Cb && u.s.mu == 1.0);
+    CU_ASSERT_EQUAL(nsm_check_skew(2, &u.s, &res, u.d + 8, 8), NSM_OK); /* past it */
+}
+
 static void test_errors_skew(void)
 {
     double P[4] = {1, 0, 0, 0}, Pd[4] = {0, 1, 1, 0}, M[4] = {2, 0, 0, 1}, Md[4] = {0};
@@ -757,6 +816,21 @@ static void test_errors_pd(void)
     CU_ASSERT_EQUAL(A[0], 2.0); /* input untouched */
 }
 
+/* is_pd inside A or inside the workspace (at each entry): NSM_ERR_ALIAS, nothing written. */
+static void test_errors_pd_is_pd_apart(void)
+{
+    for (int k = 0; k < 4; k++) {
+        double A[4] = {2, 0, 0, 1}, work[4] = {5, 5, 5, 5};
+        double keepA[4], keepW[4];
+        memcpy(keepA, A, sizeof A);
+        memcpy(keepW, work, sizeof work);
+        CU_ASSERT_EQUAL(nsm_check_pd(2, A, (int *)(void *)&A[k], work, 4), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_check_pd(2, A, (int *)(void *)&work[k], work, 4), NSM_ERR_ALIAS);
+        CU_ASSERT(memcmp(keepA, A, sizeof A) == 0);
+        CU_ASSERT(memcmp(keepW, work, sizeof work) == 0);
+    }
+}
+
 static CU_TestInfo check_tests[] = {
     {"exact max-abs on integer matrices (all residuals)", test_exact_integer},
     {"projector identities ~0, known perturbations exact", test_projectors},
@@ -767,9 +841,11 @@ static CU_TestInfo check_tests[] = {
     {"definiteness fixed cases", test_pd_fixed},
     {"small fixed cases and workspace queries", test_small},
     {"errors: product residuals", test_errors_products},
+    {"errors: res inside an input matrix (residuals, skew) or *in", test_errors_res_apart},
     {"errors: skew residual", test_errors_skew},
     {"errors: skew workspace over each input and res", test_errors_skew_each_overlap},
     {"errors: definiteness", test_errors_pd},
+    {"errors: definiteness, is_pd inside A or work", test_errors_pd_is_pd_apart},
     CU_TEST_INFO_NULL,
 };
 

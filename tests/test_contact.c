@@ -432,6 +432,21 @@ static void test_routh_cone_ieee(void)
              20000);
 }
 
+/* bound inside W (each entry) or inside u0: NSM_ERR_ALIAS, nothing written. */
+static void test_routh_bound_apart(void)
+{
+    for (int k = 0; k < 6; k++) {
+        double a[6] = {2.0, 0.5, 0.5, 1.0, 0.0, -1.0}; /* W, then u0 */
+        double keep[6];
+        memcpy(keep, a, sizeof keep);
+        CU_ASSERT_EQUAL(nsm_routh_bound(a, a + 4, 0.5, &a[k]), NSM_ERR_ALIAS);
+        CU_ASSERT(memcmp(keep, a, sizeof keep) == 0);
+    }
+    double W[4] = {2.0, 0.5, 0.5, 1.0}, u0[2] = {0.0, -1.0}, bound = -1.0;
+    CU_ASSERT_EQUAL(nsm_routh_bound(W, u0, 0.5, &bound), NSM_OK);
+    CU_ASSERT(bound > 0.0);
+}
+
 /* The a priori bound of [I] Lemma 2 (docs/math.md (I5)). */
 /* CLAIM: contact.h nsm_routh_bound: Lemma 2 (I5); mu = 0: -u_n/W_nn; errors */
 static void test_routh_bound(void)
@@ -505,6 +520,7 @@ static void test_routh_overflow(void)
 
 static CU_TestInfo routh_tests[] = {
     {"routh: Lemma 2 bound (closed form, frictionless, errors)", test_routh_bound},
+    {"routh: Lemma 2 bound inside W or u0 gives NSM_ERR_ALIAS", test_routh_bound_apart},
     {"routh: slip throughout (closed form, mirror)", test_routh_slip_throughout},
     {"routh: slip then stick (closed form)", test_routh_slip_stick},
     {"routh: slip then reversal (closed form)", test_routh_slip_reversal},

@@ -1172,6 +1172,73 @@ static void test_vec_kernels(void)
     }
 }
 
+/* Snapshot of k arrays (at most 4 of at most 32 doubles each) and comparison with it. */
+static void snap_take(size_t k, double *const *a, const size_t *len, double keep[4][32])
+{
+    for (size_t i = 0; i < k; i++) {
+        memcpy(keep[i], a[i], len[i] * sizeof(double));
+    }
+}
+
+static int snap_same(size_t k, double *const *a, const size_t *len, double keep[4][32])
+{
+    for (size_t i = 0; i < k; i++) {
+        if (memcmp(keep[i], a[i], len[i] * sizeof(double)) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* *rank inside each array argument of nsm_rank_from_sv, nsm_range_null and nsm_pinv:
+   NSM_ERR_ALIAS and nothing written. The size_t sits in double storage (aligned for it). */
+static void test_rank_apart(void)
+{
+    for (int k = 0; k < 3; k++) {
+        double s[3] = {3.0, 2.0, 1.0};
+        double keep[3];
+        memcpy(keep, s, sizeof keep);
+        size_t *r = (size_t *)(void *)&s[k];
+        CU_ASSERT_EQUAL(nsm_rank_from_sv(3, s, 0.1, r), NSM_ERR_ALIAS);
+        CU_ASSERT_EQUAL(nsm_rank_from_sv(3, s, 1.5, r), NSM_ERR_ARG); /* rtol first */
+        CU_ASSERT(memcmp(keep, s, sizeof keep) == 0);
+    }
+    double A[6] = {1, 0, 0, 0, 1, 0}, sv[2] = {0, 0}, basis[9] = {0}, work[32] = {0};
+    double X[6] = {0};
+    size_t lwr = nsm_range_null_work(2, 3);
+    size_t lwp = nsm_pinv_work(2, 3);
+    CU_ASSERT_FATAL(lwr <= 32 && lwp <= 32);
+    double keep[4][32];
+    double *const rn[4] = {A, sv, basis, work};
+    const size_t rnl[4] = {6, 2, 9, lwr};
+    for (size_t i = 0; i < 4; i++) {
+        snap_take(4, rn, rnl, keep);
+        size_t *r = (size_t *)(void *)&rn[i][1];
+        CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 0.1, r, sv, basis, work, lwr), NSM_ERR_ALIAS);
+        CU_ASSERT(snap_same(4, rn, rnl, keep));
+    }
+    double *const pv[3] = {A, X, work};
+    const size_t pvl[3] = {6, 6, lwp};
+    for (size_t i = 0; i < 3; i++) {
+        snap_take(3, pv, pvl, keep);
+        size_t *r = (size_t *)(void *)&pv[i][1];
+        CU_ASSERT_EQUAL(nsm_pinv(2, 3, A, 0.1, r, X, work, lwp), NSM_ERR_ALIAS);
+        CU_ASSERT(snap_same(3, pv, pvl, keep));
+    }
+    /* m = 0: basis is still written, so *rank may not lie in it */
+    size_t *r0 = (size_t *)(void *)&basis[4];
+    CU_ASSERT_EQUAL(nsm_range_null(0, 3, NULL, 0.1, r0, NULL, basis, NULL, 0), NSM_ERR_ALIAS);
+    size_t rank = 9;
+    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 0.1, &rank, sv, basis, work, lwr), NSM_OK);
+    CU_ASSERT_EQUAL(rank, 2);
+    rank = 9;
+    CU_ASSERT_EQUAL(nsm_pinv(2, 3, A, 0.1, &rank, X, work, lwp), NSM_OK);
+    CU_ASSERT_EQUAL(rank, 2);
+    rank = 9;
+    CU_ASSERT_EQUAL(nsm_rank_from_sv(2, sv, 0.1, &rank), NSM_OK);
+    CU_ASSERT_EQUAL(rank, 2);
+}
+
 static CU_TestInfo linalg_tests[] = {
     {"gemm/gemv/syrk vs plain loops (all transposes, sizes from 0)", test_products},
     {"Cholesky vs LAPACK dpotrf/dposv, rejection of non-SPD", test_chol},
@@ -1185,6 +1252,7 @@ static CU_TestInfo linalg_tests[] = {
     {"bases of a row space along a coordinate axis", test_range_null_axis},
     {"Cholesky solve with n = 0 or no right-hand side", test_chol_solve_empty},
     {"internal vector kernels (vec.c) vs plain loops", test_vec_kernels},
+    {"rank inside an array of rank_from_sv, range_null or pinv: NSM_ERR_ALIAS", test_rank_apart},
     CU_TEST_INFO_NULL,
 };
 

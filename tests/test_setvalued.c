@@ -567,6 +567,32 @@ static void test_cone_project_overflow(void)
     }
 }
 
+/* which inside u or inside v (at each of its entries): NSM_ERR_ALIAS, nothing written. The
+   scalar sits in double storage (aligned for it); on error it is never written. */
+static void test_unit_which_apart(void)
+{
+    for (int k = 0; k < 3; k++) {
+        double d[3] = {3.0, 4.0, 0.0};
+        double keep[3];
+        memcpy(keep, d, sizeof keep);
+        nsm_unit_case *w = (nsm_unit_case *)(void *)&d[k];
+        const double v[3] = {3.0, 4.0, 0.0};
+        CU_ASSERT_EQUAL(nsm_unit(3, v, 0.0, w, d), NSM_ERR_ALIAS); /* inside u */
+        CU_ASSERT(memcmp(keep, d, sizeof keep) == 0);
+        double u[3] = {9.0, 9.0, 9.0};
+        CU_ASSERT_EQUAL(nsm_unit(3, d, 0.0, w, u), NSM_ERR_ALIAS); /* inside v */
+        CU_ASSERT(memcmp(keep, d, sizeof keep) == 0);
+        CU_ASSERT(u[0] == 9.0 && u[1] == 9.0 && u[2] == 9.0);
+        CU_ASSERT_EQUAL(nsm_unit(3, d, 0.0, w, d), NSM_ERR_ALIAS); /* in place, inside both */
+        CU_ASSERT(memcmp(keep, d, sizeof keep) == 0);
+    }
+    double v[2] = {3.0, 4.0};
+    double u[2];
+    nsm_unit_case which = NSM_UNIT_BALL;
+    CU_ASSERT_EQUAL(nsm_unit(2, v, 0.0, &which, u), NSM_OK);
+    CU_ASSERT_EQUAL(which, NSM_UNIT_DIRECTION);
+}
+
 static CU_TestInfo unit_tests[] = {
     {"unit map: direction, in place, extreme magnitudes", test_unit_direction},
     {"unit map: ball below ztol, no invented direction", test_unit_ball},
@@ -574,8 +600,29 @@ static CU_TestInfo unit_tests[] = {
     {"unit map: property against long double", test_unit_property},
     {"unit map: norm above DBL_MAX or subnormal (fuzz finding P2)",
      test_unit_norm_out_of_range},
+    {"unit map: which inside u or v gives NSM_ERR_ALIAS", test_unit_which_apart},
     CU_TEST_INFO_NULL,
 };
+
+/* inside overlapping lt (d = 1 and 2, at each entry): NSM_ERR_ALIAS, nothing written. */
+static void test_cone_contains_inside_apart(void)
+{
+    for (size_t d = 1; d <= 2; d++) {
+        for (size_t k = 0; k < d; k++) {
+            double lt[2] = {0.0, 0.0};
+            double keep[2];
+            memcpy(keep, lt, sizeof keep);
+            int *in = (int *)(void *)&lt[k];
+            CU_ASSERT_EQUAL(nsm_cone_contains(d, 0.5, 1.0, lt, 0.0, in), NSM_ERR_ALIAS);
+            CU_ASSERT(memcmp(keep, lt, sizeof keep) == 0);
+            /* the bytes of inside just past lt[0] are apart for d = 1 */
+            if (d == 1 && k == 0) {
+                int *past = (int *)(void *)&lt[1];
+                CU_ASSERT_EQUAL(nsm_cone_contains(1, 0.5, 1.0, lt, 0.0, past), NSM_OK);
+            }
+        }
+    }
+}
 
 static CU_TestInfo cone_tests[] = {
     {"cone membership: examples, boundary, frictionless", test_cone_contains_examples},
@@ -584,6 +631,7 @@ static CU_TestInfo cone_tests[] = {
     {"cone membership: property against long double", test_cone_contains_property},
     {"cone membership: sound and near in exact arithmetic (IEEE)", test_cone_contains_ieee},
     {"cone membership: subnormal norm (fuzz finding P7)", test_cone_contains_subnormal},
+    {"cone membership: inside overlapping lt gives NSM_ERR_ALIAS", test_cone_contains_inside_apart},
     {"cone projection: closed-form examples", test_cone_project_examples},
     {"cone projection: errors write nothing", test_cone_project_errors},
     {"cone projection: Moreau decomposition property", test_cone_project_property},

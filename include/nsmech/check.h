@@ -19,7 +19,8 @@
  * test a Cholesky factorisation of a copy (n² workspace, nsm_check_pd_work). Nothing allocates.
  *
  * Matrices are n×n, row-major (base.h). Input matrices may alias each other (e.g. R = P);
- * a workspace may not overlap any input or output (NSM_ERR_ALIAS).
+ * a workspace may not overlap any input or output, nor *res (or *is_pd) an input matrix
+ * (NSM_ERR_ALIAS, checked after finiteness).
  * Errors: NSM_ERR_NULL (a required pointer is NULL), NSM_ERR_SIZE (n = 0 or n > NSM_MAX_DIM),
  * NSM_ERR_NOT_FINITE (an input entry is NaN or infinite), NSM_ERR_ARG (μ <= 0 or not finite),
  * NSM_ERR_WORKSPACE (lwork below the query), NSM_ERR_ALIAS. On any error, *res (or *is_pd) is
@@ -59,7 +60,8 @@ extern "C" {
     behavior valid_args:
       assumes A != \null && B != \null && C != \null && res != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_ALIAS;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures max_abs: \result == NSM_OK ==> chk_prod_max{Pre}(*res, A, B, C, 1, n);
     complete behaviors;
@@ -87,7 +89,8 @@ nsm_status nsm_check_product(size_t n, const double *A, const double *B, const d
     behavior valid_args:
       assumes P != \null && res != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_ALIAS;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures max_abs: \result == NSM_OK ==> chk_prod_max{Pre}(*res, P, P, P, 1, n);
     complete behaviors;
@@ -113,7 +116,8 @@ nsm_status nsm_check_idempotent(size_t n, const double *P, double *res);
     behavior valid_args:
       assumes P != \null && res != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_ALIAS;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures max_abs: \result == NSM_OK ==> chk_sym_max{Pre}(*res, P, n);
     complete behaviors;
@@ -140,7 +144,8 @@ nsm_status nsm_check_symmetry(size_t n, const double *P, double *res);
     behavior valid_args:
       assumes P != \null && R != \null && res != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_ALIAS;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures max_abs: \result == NSM_OK ==> chk_prod_max{Pre}(*res, P, R, P, 1, n);
     complete behaviors;
@@ -167,7 +172,8 @@ nsm_status nsm_check_pr(size_t n, const double *P, const double *R, double *res)
     behavior valid_args:
       assumes Q != \null && S != \null && res != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_ALIAS;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures max_abs: \result == NSM_OK ==> chk_prod_max{Pre}(*res, Q, S, S, 1, n);
     complete behaviors;
@@ -194,7 +200,8 @@ nsm_status nsm_check_qs(size_t n, const double *Q, const double *S, double *res)
     behavior valid_args:
       assumes S != \null && Q != \null && res != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_ALIAS;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures max_abs: \result == NSM_OK ==> chk_prod_max{Pre}(*res, S, Q, Q, 1, n);
     complete behaviors;
@@ -221,7 +228,8 @@ nsm_status nsm_check_sq(size_t n, const double *S, const double *Q, double *res)
     behavior valid_args:
       assumes P != \null && Lambda != \null && res != \null;
       assumes 1 <= n <= NSM_MAX_DIM;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_ALIAS;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures max_abs: \result == NSM_OK ==> chk_prod_max{Pre}(*res, P, Lambda, \null, 0, n);
     complete behaviors;
@@ -265,8 +273,8 @@ typedef struct nsm_check_skew_input {
  * Inputs (*in): P (projector), Pdot (Ṗ), M, Mdot (Ṁ), Cbar (C̄), all n×n; mu > 0 the virtual
  * mass of M̄.
  * Errors: NSM_ERR_NULL (in, a matrix of *in, res or work), NSM_ERR_SIZE, NSM_ERR_WORKSPACE
- * (lwork < 2n²), NSM_ERR_ARG (mu <= 0 or not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (work
- * overlaps an input or res).
+ * (lwork < 2n²), NSM_ERR_ARG (mu <= 0 or not finite), NSM_ERR_NOT_FINITE, NSM_ERR_ALIAS (res
+ * or work overlaps an input matrix, *in or the other).
  * Proof status: the max-abs semantics over D + Dᵀ given W1, W2 is proved for the internal
  * reduction (predicate chk_skw_max); that the workspace holds exactly MP and ṀP + MṖ is
  * established by the tests, so the public contract states *res >= 0.
@@ -321,7 +329,7 @@ size_t nsm_check_pd_work(size_t n);
  * positive, else 0. This is the double-precision Cholesky test: a matrix whose smallest
  * eigenvalue is within about n·ε·‖A‖ of zero may be reported either way. A is not modified.
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_NOT_FINITE, NSM_ERR_WORKSPACE (lwork < n²),
- * NSM_ERR_ALIAS (work overlaps A).
+ * NSM_ERR_ALIAS (work overlaps A, or is_pd overlaps A or work).
  */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. n*n - 1));
     requires valid_is_pd: is_pd == \null || \valid(is_pd);

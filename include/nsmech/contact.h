@@ -104,9 +104,9 @@ nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double
  * Evaluated on u0 and W scaled to entries of magnitude at most 1 (the bound is homogeneous),
  * so data far from 1 (W ~ 1e300, u0 ~ 1e-234) neither overflows nor underflows on the way; a
  * penetrating contact's bound is at least 2^-1021 (smaller ones are not resolved).
- * Errors (*bound not written): as nsm_routh_planar (NSM_ERR_NULL, NSM_ERR_ARG for mu,
- * NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD); NSM_ERR_OVERFLOW when the bound exceeds the double
- * range.
+ * Errors (*bound not written): NSM_ERR_NULL, then NSM_ERR_ALIAS (bound overlaps W or u0), then
+ * as nsm_routh_planar (NSM_ERR_ARG for mu, NSM_ERR_NOT_FINITE, NSM_ERR_NOT_SPD);
+ * NSM_ERR_OVERFLOW when the bound exceeds the double range.
  */
 /*@ requires valid_W: W == \null || \valid_read(W + (0 .. 3));
     requires valid_u0: u0 == \null || \valid_read(u0 + (0 .. 1));
@@ -122,7 +122,7 @@ nsm_status nsm_routh_planar(const double *W, const double *u0, double mu, double
       assumes W != \null && u0 != \null && bound != \null;
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
                       \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
-                      \result == NSM_ERR_OVERFLOW;
+                      \result == NSM_ERR_OVERFLOW || \result == NSM_ERR_ALIAS;
       ensures nonneg: \result == NSM_OK ==> *bound >= 0;
     complete behaviors;
     disjoint behaviors;

@@ -298,8 +298,9 @@ nsm_status nsm_svd(size_t m, size_t n, const double *A, double *s, double *U, do
 
 /**
  * Numerical rank from descending singular values s[0..p-1]: the number of s_i > rtol·s_0
- * (0 when p = 0 or s_0 = 0). rtol must be in [0, 1) (else NSM_ERR_ARG). s must be
- * non-negative and non-increasing (else NSM_ERR_ARG); NaN/Inf gives NSM_ERR_NOT_FINITE.
+ * (0 when p = 0 or s_0 = 0). rtol must be in [0, 1) (else NSM_ERR_ARG). *rank may not
+ * overlap s (NSM_ERR_ALIAS, checked after rtol). s must be non-negative and non-increasing
+ * (else NSM_ERR_ARG); NaN/Inf gives NSM_ERR_NOT_FINITE. Nothing is written on error.
  */
 /*@ requires valid_s: s == \null || \valid_read(s + (0 .. p - 1));
     requires valid_rank: rank == \null || \valid(rank);
@@ -315,7 +316,7 @@ nsm_status nsm_svd(size_t m, size_t n, const double *A, double *s, double *U, do
     behavior valid_args:
       assumes p <= NSM_MAX_DIM && rank != \null && (p == 0 || s != \null);
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                      \result == NSM_ERR_NOT_FINITE;
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_ALIAS;
       ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
       ensures rank_bound: \result == NSM_OK ==> 0 <= *rank <= p;
       ensures empty: \result == NSM_OK && p == 0 ==> *rank == 0;
@@ -341,7 +342,8 @@ size_t nsm_range_null_work(size_t m, size_t n);
  * m = 0 gives the identity and r = 0. The first r columns are right singular vectors; when
  * m < n the null-space columns come from a Householder QR of those r columns.
  * Errors: NSM_ERR_SIZE, NSM_ERR_NULL, NSM_ERR_ARG (rtol not in [0, 1)), NSM_ERR_WORKSPACE,
- * NSM_ERR_ALIAS, NSM_ERR_NOT_FINITE, NSM_ERR_NO_CONVERGENCE; only work is written on error.
+ * NSM_ERR_ALIAS (two of A, sv, basis, work overlap, or *rank overlaps one of them),
+ * NSM_ERR_NOT_FINITE, NSM_ERR_NO_CONVERGENCE; only work is written on error.
  */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
     requires valid_rank: rank == \null || \valid(rank);
@@ -386,8 +388,9 @@ size_t nsm_pinv_work(size_t m, size_t n);
  * Moore–Penrose pseudo-inverse X = A⁺ (n×m) of A (m×n) with singular values s_i <= rtol·s_0
  * treated as zero; *rank receives the rank used. X may not overlap A. m or n may be 0
  * (rank 0, X empty). Errors: NSM_ERR_SIZE, NSM_ERR_NULL, NSM_ERR_ARG (rtol not in [0, 1)),
- * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS, NSM_ERR_NOT_FINITE (NaN/Inf in A, or ‖A⁺‖ = 1/s_r beyond
- * DBL_MAX), NSM_ERR_NO_CONVERGENCE; only work is written on error.
+ * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (two of A, X, work overlap, or *rank overlaps one of them),
+ * NSM_ERR_NOT_FINITE (NaN/Inf in A, or ‖A⁺‖ = 1/s_r beyond DBL_MAX), NSM_ERR_NO_CONVERGENCE;
+ * only work is written on error.
  */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
     requires valid_rank: rank == \null || \valid(rank);

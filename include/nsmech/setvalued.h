@@ -27,8 +27,9 @@ typedef enum nsm_unit_case {
  * The Unit map of v (n entries). On NSM_OK: *which says the case; for NSM_UNIT_DIRECTION,
  * u = v/‖v‖₂; for NSM_UNIT_BALL, u is set to zero (no direction is invented) — a caller that
  * needs a member of the ball must choose one. u may equal v (in-place) but not partly overlap.
- * Errors: NSM_ERR_NULL, NSM_ERR_SIZE (n = 0 or n > NSM_MAX_DIM), NSM_ERR_ARG (ztol < 0 or not
- * finite), NSM_ERR_NOT_FINITE (v has NaN/Inf), NSM_ERR_ALIAS; on error nothing is written.
+ * Errors, in this order: NSM_ERR_NULL, NSM_ERR_SIZE (n = 0 or n > NSM_MAX_DIM), NSM_ERR_ALIAS
+ * (u partly overlaps v, or which overlaps u or v), NSM_ERR_ARG (ztol < 0 or not finite),
+ * NSM_ERR_NOT_FINITE (v has NaN/Inf); on error nothing is written.
  */
 /*@ requires valid_which: which == \null || \valid(which);
     requires valid_v: v == \null || \valid_read(v + (0 .. n - 1));
@@ -99,9 +100,9 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
  * Points within a relative 2^-45 of the boundary may get 0: with tol = 0, a point on the
  * boundary (e.g. what nsm_cone_project returns) is not certain to be accepted; pass a tol for
  * those. Norms are compared on scaled values, so nothing over- or underflows for finite input.
- * Errors (nothing written): NSM_ERR_NULL (lt or inside NULL), NSM_ERR_SIZE (d not 1 or 2),
- * NSM_ERR_ARG (mu < 0, tol < 0, or either not finite), NSM_ERR_NOT_FINITE (ln or lt has
- * NaN/Inf).
+ * Errors (nothing written), in this order: NSM_ERR_NULL (lt or inside NULL), NSM_ERR_SIZE (d
+ * not 1 or 2), NSM_ERR_ALIAS (inside overlaps lt), NSM_ERR_ARG (mu < 0, tol < 0, or either not
+ * finite), NSM_ERR_NOT_FINITE (ln or lt has NaN/Inf).
  */
 /*@ requires valid_lt: lt == \null || (d != 1 && d != 2) || \valid_read(lt + (0 .. d - 1));
     requires valid_inside: inside == \null || \valid(inside);
@@ -119,7 +120,7 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
     behavior valid_args:
       assumes lt != \null && inside != \null && (d == 1 || d == 2);
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                      \result == NSM_ERR_NOT_FINITE;
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_ALIAS;
       ensures boolean: \result == NSM_OK ==> (*inside == 0 || *inside == 1);
       ensures sound: \result == NSM_OK && *inside == 1 ==> nsm_in_cone_tol(d, mu, tol, ln, lt);
       ensures near: \result == NSM_OK && nsm_in_cone_margin(d, mu, tol, ln, lt) ==> *inside == 1;

@@ -108,7 +108,10 @@ nsm_status nsm_check_pd(size_t n, const double *A, int *is_pd, double *work, siz
     if (!nsm_all_finite(nn, A)) {
         return NSM_ERR_NOT_FINITE;
     }
-    if (nsm_overlap(work, nn, A, nn)) {
+    size_t b = sizeof(double);
+    const nsm_span out[2] = {{(uintptr_t)is_pd, sizeof *is_pd}, {(uintptr_t)work, nn * b}};
+    const nsm_span in[1] = {{(uintptr_t)A, nn * b}};
+    if (nsm_spans_overlap(2u, out, 1u, in)) {
         return NSM_ERR_ALIAS;
     }
     chk_sym_lower(n, A, work);

@@ -144,9 +144,9 @@ typedef enum chk_core {
 
 /*
  * The one driver of the residual checkers: NULL arguments, then the size, then finiteness of
- * the matrices the core reads (each distinct one scanned once), then the core. The NULL test
- * covers exactly the matrices the core reads. *res is written only for valid arguments (the
- * assigns clause says so, for the callers' "assigns \nothing" on errors).
+ * the matrices the core reads (each distinct one scanned once), then *res apart from them,
+ * then the core. The NULL test covers exactly the matrices the core reads. *res is written only
+ * for valid arguments (the assigns clause says so, for the callers' "assigns \nothing" on errors).
  */
 /*@ requires core: core == CHK_PROD || core == CHK_PROD_NO_C || core == CHK_SYM;
     requires valid_A: A == \null || \valid_read(A + (0 .. n*n - 1));
@@ -171,7 +171,8 @@ typedef enum chk_core {
       assumes A != \null && res != \null && (core == CHK_SYM || B != \null) &&
               (core != CHK_PROD || C != \null);
       assumes 1 <= n <= NSM_MAX_DIM;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+      ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_ALIAS;
       ensures untouched: \result != NSM_OK ==> *res == \old(*res);
       ensures prod: \result == NSM_OK && core == CHK_PROD ==>
                     chk_prod_max{Pre}(*res, A, B, C, 1, n);
@@ -196,6 +197,14 @@ static nsm_status chk_run(chk_core core, size_t n, const double *A, const double
     nsm_status st = chk_finite3(n, A, Bs, Cs);
     if (st != NSM_OK) {
         return st;
+    }
+    size_t nb = n * n * sizeof(double);
+    const nsm_span out[1] = {{(uintptr_t)res, sizeof *res}};
+    const nsm_span mats[3] = {{(uintptr_t)A, nb},
+                              {(uintptr_t)B, core == CHK_SYM ? 0u : nb},
+                              {(uintptr_t)C, core == CHK_PROD ? nb : 0u}};
+    if (nsm_spans_overlap(1u, out, 3u, mats)) {
+        return NSM_ERR_ALIAS;
     }
     if (core == CHK_PROD) {
         *res = chk_prod_core(n, A, B, C, 1);

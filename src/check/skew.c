@@ -157,28 +157,8 @@ static nsm_status chk_finite5(size_t n, const double *A, const double *B, const 
     return NSM_OK;
 }
 
-/* 1 if the workspace block [work, work + n²) overlaps any input block (n² each) or res.
-   Called once per half of the 2n² workspace (nsm_overlap takes blocks of at most
-   NSM_MAX_DIM² doubles). */
-/*@ requires dim: 1 <= n <= NSM_MAX_DIM;
-    requires valid_in: \valid_read(A + (0 .. n*n - 1)) && \valid_read(B + (0 .. n*n - 1)) &&
-                       \valid_read(C + (0 .. n*n - 1)) && \valid_read(D + (0 .. n*n - 1)) &&
-                       \valid_read(E + (0 .. n*n - 1)) && \valid_read(res);
-    requires valid_work: \valid_read(work + (0 .. n*n - 1));
-    assigns \nothing;
-    ensures boolean: \result == 0 || \result == 1;
- */
-static int chk_skew_alias(size_t n, const double *A, const double *B, const double *C,
-                          const double *D, const double *E, const double *res,
-                          const double *work)
-{
-    size_t nn = n * n;
-    return (nsm_overlap(work, nn, A, nn) || nsm_overlap(work, nn, B, nn) ||
-            nsm_overlap(work, nn, C, nn) || nsm_overlap(work, nn, D, nn) ||
-            nsm_overlap(work, nn, E, nn) || nsm_overlap(work, nn, res, 1)) ? 1 : 0;
-}
-
-/* The former entry point on the fields of the inputs' structure (its contract unchanged). */
+/* The former entry point on the fields of the inputs' structure (its contract unchanged); in_at
+   is the structure's address, whose bytes res and work may not overlap either. */
 /*@ requires valid_P: P == \null || \valid_read(P + (0 .. n*n - 1));
     requires valid_Pd: Pdot == \null || \valid_read(Pdot + (0 .. n*n - 1));
     requires valid_M: M == \null || \valid_read(M + (0 .. n*n - 1));
@@ -220,7 +200,7 @@ static int chk_skew_alias(size_t n, const double *A, const double *B, const doub
  */
 static nsm_status skew_core(size_t n, const double *P, const double *Pdot, const double *M,
                             const double *Mdot, const double *Cbar, double mu, double *res,
-                            double *work, size_t lwork)
+                            double *work, size_t lwork, uintptr_t in_at)
 {
     if (P == NULL || Pdot == NULL || M == NULL || Mdot == NULL || Cbar == NULL ||
         res == NULL || work == NULL) {
@@ -242,8 +222,12 @@ static nsm_status skew_core(size_t n, const double *P, const double *Pdot, const
     if (st != NSM_OK) {
         return st;
     }
-    if (chk_skew_alias(n, P, Pdot, M, Mdot, Cbar, res, work) ||
-        chk_skew_alias(n, P, Pdot, M, Mdot, Cbar, res, work + nn)) {
+    size_t nb = nn * sizeof(double);
+    const nsm_span out[2] = {{(uintptr_t)res, sizeof *res}, {(uintptr_t)work, 2u * nb}};
+    const nsm_span args[6] = {{(uintptr_t)P, nb},    {(uintptr_t)Pdot, nb},
+                              {(uintptr_t)M, nb},    {(uintptr_t)Mdot, nb},
+                              {(uintptr_t)Cbar, nb}, {in_at, sizeof(nsm_check_skew_input)}};
+    if (nsm_spans_overlap(2u, out, 6u, args)) {
         return NSM_ERR_ALIAS;
     }
     chk_skew_products(n, M, Mdot, P, Pdot, work, work + nn);
@@ -268,5 +252,6 @@ nsm_status nsm_check_skew(size_t n, const nsm_check_skew_input *in, double *res,
     if (lwork < 2u * n * n) {
         return NSM_ERR_WORKSPACE;
     }
-    return skew_core(n, in->P, in->Pdot, in->M, in->Mdot, in->Cbar, in->mu, res, work, lwork);
+    return skew_core(n, in->P, in->Pdot, in->M, in->Mdot, in->Cbar, in->mu, res, work, lwork,
+                     (uintptr_t)in);
 }

@@ -446,6 +446,12 @@ nsm_status nsm_routh_bound(const double *W, const double *u0, double mu, double 
     if (W == NULL || u0 == NULL || bound == NULL) {
         return NSM_ERR_NULL;
     }
+    const nsm_span out[1] = {{(uintptr_t)bound, sizeof *bound}};
+    const nsm_span in[2] = {{(uintptr_t)W, 4u * sizeof(double)},
+                            {(uintptr_t)u0, 2u * sizeof(double)}};
+    if (nsm_spans_overlap(1u, out, 2u, in)) {
+        return NSM_ERR_ALIAS;
+    }
     nsm_status st = routh_check(W, u0, mu, 0.0);
     if (st != NSM_OK) {
         return st;

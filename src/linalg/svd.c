@@ -532,6 +532,11 @@ nsm_status nsm_rank_from_sv(size_t p, const double *s, double rtol, size_t *rank
     if (!(rtol >= 0.0 && rtol < 1.0)) {
         return NSM_ERR_ARG;
     }
+    const nsm_span out[1] = {{(uintptr_t)rank, sizeof *rank}};
+    const nsm_span in[1] = {{(uintptr_t)s, p * sizeof(double)}};
+    if (nsm_spans_overlap(1u, out, 1u, in)) {
+        return NSM_ERR_ALIAS;
+    }
     if (!nsm_all_finite(p, s)) {
         return NSM_ERR_NOT_FINITE;
     }
@@ -690,7 +695,8 @@ static void basis_wide(size_t m, size_t n, size_t r, double *H, const double *sw
     }
 }
 
-/* 1 if any two of A, sv, basis and work (first nsm_range_null_work(m, n) doubles) overlap. */
+/* 1 if any two of A, sv, basis and work (first nsm_range_null_work(m, n) doubles) overlap, or
+   the bytes of *rank overlap one of them. */
 /*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
     requires valid_A: m*n == 0 || \valid_read(A + (0 .. m*n - 1));
     requires valid_sv: sv == \null || \valid_read(sv + (0 .. nsm_lmin(m, n) - 1));
@@ -700,12 +706,19 @@ static void basis_wide(size_t m, size_t n, size_t r, double *H, const double *sw
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
-static int range_null_alias(size_t m, size_t n, const double *A, const double *sv,
-                            const double *basis, const double *work)
+static int range_null_alias(size_t m, size_t n, const double *A, const size_t *rank,
+                            const double *sv, const double *basis, const double *work)
 {
     size_t p = m <= n ? m : n;
     size_t need = (p == 0u) ? 0u : p * (m + n + 2u) + n;
     size_t lsv = (sv == NULL) ? 0u : p;
+    size_t b = sizeof(double);
+    const nsm_span out[1] = {{(uintptr_t)rank, sizeof *rank}};
+    const nsm_span in[4] = {{(uintptr_t)A, m * n * b}, {(uintptr_t)sv, lsv * b},
+                            {(uintptr_t)basis, n * n * b}, {(uintptr_t)work, need * b}};
+    if (nsm_spans_overlap(1u, out, 4u, in)) {
+        return 1;
+    }
     if (nsm_overlap(basis, n * n, A, m * n) || nsm_overlap(sv, lsv, A, m * n) ||
         nsm_overlap(sv, lsv, basis, n * n) || overlap_work(work, need, A, m * n) ||
         overlap_work(work, need, basis, n * n) || overlap_work(work, need, sv, lsv)) {
@@ -761,7 +774,7 @@ static nsm_status range_null_check(size_t m, size_t n, const double *A, double r
     if (lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    if (range_null_alias(m, n, A, sv, basis, work)) {
+    if (range_null_alias(m, n, A, rank, sv, basis, work)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(m * n, A)) {
@@ -839,7 +852,8 @@ size_t nsm_pinv_work(size_t m, size_t n)
     return nsm_svd_work(m, n);
 }
 
-/* 1 if any two of A, X and work (first nsm_pinv_work(m, n) doubles) overlap. */
+/* 1 if any two of A, X and work (first nsm_pinv_work(m, n) doubles) overlap, or the bytes of
+   *rank overlap one of them. */
 /*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
     requires valid_A: m*n == 0 || \valid_read(A + (0 .. m*n - 1));
     requires valid_X: m*n == 0 || \valid_read(X + (0 .. n*m - 1));
@@ -848,10 +862,18 @@ size_t nsm_pinv_work(size_t m, size_t n)
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
-static int pinv_alias(size_t m, size_t n, const double *A, const double *X, const double *work)
+static int pinv_alias(size_t m, size_t n, const double *A, const size_t *rank, const double *X,
+                      const double *work)
 {
     size_t p = m <= n ? m : n;
     size_t need = p * (m + n + 1u);
+    size_t b = sizeof(double);
+    const nsm_span out[1] = {{(uintptr_t)rank, sizeof *rank}};
+    const nsm_span in[3] = {{(uintptr_t)A, m * n * b}, {(uintptr_t)X, m * n * b},
+                            {(uintptr_t)work, need * b}};
+    if (nsm_spans_overlap(1u, out, 3u, in)) {
+        return 1;
+    }
     if (nsm_overlap(X, m * n, A, m * n) || overlap_work(work, need, A, m * n) ||
         overlap_work(work, need, X, m * n)) {
         return 1;
@@ -902,7 +924,7 @@ static nsm_status pinv_check(size_t m, size_t n, const double *A, double rtol,
     if (lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    if (pinv_alias(m, n, A, X, work)) {
+    if (pinv_alias(m, n, A, rank, X, work)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(m * n, A)) {

@@ -168,6 +168,9 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
     if (d != 1 && d != 2) {
         return NSM_ERR_SIZE;
     }
+    if (nsm_overlap_bytes((uintptr_t)inside, sizeof *inside, (uintptr_t)lt, d * sizeof(double))) {
+        return NSM_ERR_ALIAS;
+    }
     double t0;
     double t1;
     nsm_status st = cone_inputs(d, mu, tol, ln, lt, &t0, &t1);

@@ -12,7 +12,11 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
         return NSM_ERR_SIZE;
     }
     const double *uc = u;
-    if (uc != v && nsm_overlap(uc, n, v, n)) {
+    uintptr_t aw = (uintptr_t)which;
+    size_t nw = sizeof *which;
+    size_t nb = n * sizeof(double);
+    if ((uc != v && nsm_overlap(uc, n, v, n)) || nsm_overlap_bytes(aw, nw, (uintptr_t)u, nb) ||
+        nsm_overlap_bytes(aw, nw, (uintptr_t)v, nb)) {
         return NSM_ERR_ALIAS;
     }
     if (!(ztol >= 0.0) || !nsm_all_finite(1, &ztol)) {
