@@ -6,8 +6,7 @@
  *   (preemption, interrupts), which bound what the tails below can show.
  * - proj_dynamics_n30: nsm_proj_dynamics at (n, m) = (30, 12), NSM_PROJ_OPTS_DEFAULT, q̈ and f_c
  *   (the data of bench_projection.c, bench/proj_data.h); proj_dynamics_n30_mbar: the same call
- *   with P and M̄ requested too (the path through cblas_dsymv and cblas_dsyr2k, which
- *   Debian's threaded OpenBLAS 0.3.21 splits across its threads even at n = 30).
+ *   with P and M̄ requested too (the rank-2r update of src/projection/lowrank.c).
  * - kkt_dsysv_n30: what a user would write instead, in the same run: the KKT system formed and
  *   solved with LAPACK dsysv (workspace preallocated), as in bench_projection.c.
  * - boxwall_impact: nsm_impact_solve on the box moving into the floor–wall corner
@@ -25,6 +24,8 @@
  * that one loop takes about 60 s at most (a first 2000 calls give the estimate); every loop
  * prints its count (`_calls`).
  * Allocations: malloc/calloc/realloc calls during each timed loop, from any thread (`_allocs`).
+ * Other threads: CPU time the process's other threads (OpenBLAS's workers) used during the
+ *   loop, per call (`_worker_cpu_us`): 0 when no call hands work to them.
  * BLAS threading: the first pass runs with the environment it is given (make exports
  * OPENBLAS_NUM_THREADS=1); when that variable is set, the program then runs itself again with
  * it unset (Debian's default threaded OpenBLAS: a thread per core), lines prefixed
@@ -101,6 +102,8 @@ static int measure(const char *prefix, const char *name, one_call fn, void *ctx,
         calls = (size_t)(1e6 * LOOP_SECONDS / per_call) / 1000u * 1000u;
         calls = calls > PROBE ? calls : PROBE;
     }
+    double self0 = clock_us(CLOCK_THREAD_CPUTIME_ID);
+    double others0 = clock_us(CLOCK_PROCESS_CPUTIME_ID) - self0;
     alloc_calls = 0;
     counting = 1;
     for (size_t i = 0; i < calls; i++) {
@@ -113,10 +116,13 @@ static int measure(const char *prefix, const char *name, one_call fn, void *ctx,
     }
     counting = 0;
     unsigned long allocs = alloc_calls;
+    double self1 = clock_us(CLOCK_THREAD_CPUTIME_ID);
+    double others = clock_us(CLOCK_PROCESS_CPUTIME_ID) - self1 - others0;
     printf("%s%s_calls %zu\n", prefix, name, calls);
     print_quantiles(prefix, name, "", samples, calls);
     print_quantiles(prefix, name, "cpu_", cpu_samples, calls);
     printf("%s%s_allocs %lu\n", prefix, name, allocs);
+    printf("%s%s_worker_cpu_us %.3f\n", prefix, name, others > 0.0 ? others / (double)calls : 0.0);
     fflush(stdout);
     return bad;
 }

@@ -484,10 +484,10 @@ typedef struct nsm_proj_dynamics_result {
  *    exists and every pivot satisfies L_jj² ≥ 1e-8·M_jj (a cheap test that rejects M with
  *    cond₂(M) > 1e8 in its leading blocks, and M singular but factored through rounding);
  *  - M̄ (otherwise, e.g. M positive definite on N(A) only, with check_spd = 0): M̄ =
- *    M − (YGᵀ + GYᵀ) with G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r update by the
- *    level-3 BLAS routines dsymm and dsyr2k) and one Cholesky of M̄.
- * M̄ is formed (by that update) only for the M̄ output or the M̄ route; no n×n product and no
- * dgemm call; O(n² + nm) vector work. M is read as symmetric from its lower triangle in the
+ *    M − (YGᵀ + GYᵀ) with G = MY − ½Y(YᵀMY) − (μ/2)Y (a symmetric rank-2r update: MY by
+ *    symmetric matrix-vector products, the rest by dgemm) and one Cholesky of M̄.
+ * M̄ is formed (by that update) only for the M̄ output or the M̄ route; otherwise no n×n
+ * product; O(n² + nm) vector work. M is read as symmetric from its lower triangle in the
  * factorisations (the q̈ formula uses all of M).
  * Rank: pivot k counts when the norm of the chosen row's remaining part exceeds
  * opts->rank_rtol times the largest row norm of A. The SVD-based functions (nsm_pinv,

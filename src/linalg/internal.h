@@ -211,4 +211,15 @@ void nsm_chol_back_vec(size_t n, const double *L, const double *dinv, double *b)
  */
 void nsm_chol_solve_vec(size_t n, const double *L, const double *dinv, double *b);
 
+/** y = M·x for symmetric M (n×n) read on its lower triangle only (vec.c): per row one
+    nsm_vec_dot and one nsm_vec_axpy, both on the contiguous row of the lower triangle. A
+    dsymv without BLAS: threaded OpenBLAS hands every dsymv to its worker threads. y may not
+    overlap M or x. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(M + (0 .. n*n - 1)) && \valid_read(x + (0 .. n - 1)) &&
+                    \valid(y + (0 .. n - 1));
+    assigns y[0 .. n - 1];
+ */
+void nsm_sym_mat_vec(size_t n, const double *M, const double *x, double *y);
+
 #endif

@@ -182,3 +182,19 @@ void nsm_mat_vec(int trans, size_t rows, size_t cols, double alpha, const double
         nsm_vec_axpy(cols, alpha * x[j], U + j * cols, y);
     }
 }
+
+void nsm_sym_mat_vec(size_t n, const double *M, const double *x, double *y)
+{
+    /* Row i of the lower triangle, M[i][0 .. i], is contiguous: its dot with x[0 .. i] gives
+       y_i's part from columns j <= i, and the same row times x_i gives, for every j < i, the
+       part of y_j from the mirrored entry M[j][i] = M[i][j]. */
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, y[0 .. n - 1];
+        loop variant n - i;
+     */
+    for (size_t i = 0; i < n; i++) {
+        /*@ assert row: i*n + n <= n*n; */
+        y[i] = nsm_vec_dot(i + 1u, M + i * n, x);
+        nsm_vec_axpy(i, x[i], M + i * n, y);
+    }
+}

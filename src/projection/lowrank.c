@@ -9,11 +9,13 @@
  * about 2n²r + 2nr² multiply-adds (MY, H, G, the symmetric rank-2r update), against 2n³ or
  * 4n²m for PMP from explicit products, and tr(PMP) = tr(M) − tr(H) gives μ* without PMP.
  *
- * The products are BLAS calls that exploit symmetry (dsyrk, dsymv, dsyr2k; dgemm for H·Yt with
- * H mirrored), arguments checked by the caller (contracts in specs/shadow/cblas.h). They read
- * lower triangles only (M included: M is symmetric within sym_rtol); every n×n result is then
- * mirrored, so P and M̄ are exactly symmetric. No dsymm: OpenBLAS's threaded build (Debian's
- * default) allocates 512 KiB on each call.
+ * MY comes from nsm_sym_mat_vec (M read on its lower triangle: M is symmetric within sym_rtol),
+ * the other products from dgemm and dsyrk, arguments checked by the caller (contracts in
+ * specs/shadow/cblas.h). Only the lower triangle of each symmetric result is kept, then
+ * mirrored, so P and M̄ are exactly symmetric. Debian's default OpenBLAS (the threaded build)
+ * hands every dsymv and dsyr2k call to its worker threads (3 µs a call at n = 30 instead of
+ * 0.2 and 1.1 µs) and allocates 512 KiB in every dsymm; dgemm, dsyrk, dtrsm and dtrmm stay on
+ * the calling thread below its size thresholds. Hence no dsymv, dsyr2k or dsymm here.
  */
 #include <cblas.h>
 #include "internal.h"
@@ -52,20 +54,19 @@ void nsm_proj_i_gram_m(size_t n, size_t r, const double *M, const double *Yt, do
     if (r == 0u) {
         return;
     }
-    /* row k of Ut = M·(row k of Yt): dsymv, not dsymm, whose threaded OpenBLAS build
-       allocates 512 KiB on every call */
     /*@ loop invariant 0 <= k <= r;
         loop assigns k, Ut[0 .. r*n - 1];
         loop variant r - k;
      */
     for (size_t k = 0; k < r; k++) {
         /*@ assert row: k*n + n <= r*n; */
-        cblas_dsymv(CblasRowMajor, CblasLower, (int)n, 1.0, M, (int)n, Yt + k * n, 1, 0.0,
-                    Ut + k * n, 1);
+        nsm_sym_mat_vec(n, M, Yt + k * n, Ut + k * n);
     }
-    cblas_dsyr2k(CblasRowMajor, CblasLower, CblasNoTrans, (int)r, (int)n, 0.5, Yt, (int)n, Ut,
-                 (int)n, 0.0, H, (int)r);
-    nsm_proj_i_sym_copy(r, H, H);
+    /* H = ½Yt·Utᵀ, then H ← ½(H + Hᵀ) + ½(H + Hᵀ) = ½(Yt·Utᵀ + Ut·Ytᵀ), exactly symmetric
+       (nsm_proj_i_sym_plus reads the pair (i, j), (j, i) before it writes either) */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)r, (int)r, (int)n, 0.5, Yt,
+                (int)n, Ut, (int)n, 0.0, H, (int)r);
+    nsm_proj_i_sym_plus(r, H, 0.5, 0.5, H, H);
 }
 
 void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Yt,
@@ -84,11 +85,14 @@ void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Y
             /*@ assert row: k*n + n <= r*n; */
             nsm_vec_axpy(n, -0.5 * mu, Yt + k * n, Gt + k * n);
         }
-        /* H is symmetric in full (nsm_proj_i_gram_m): dgemm (threaded dsymm allocates) */
+        /* Gt −= ½H·Yt (H symmetric in full, as nsm_proj_i_gram_m leaves it), then
+           out −= Ytᵀ·Gt and out −= Gtᵀ·Yt: two dgemm where one dsyr2k would do (see above) */
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)r, (int)n, (int)r, -0.5, H,
                     (int)r, Yt, (int)n, 1.0, Gt, (int)n);
-        cblas_dsyr2k(CblasRowMajor, CblasLower, CblasTrans, (int)n, (int)r, -1.0, Yt, (int)n,
-                     Gt, (int)n, 1.0, out, (int)n);
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)n, (int)n, (int)r, -1.0, Yt,
+                    (int)n, Gt, (int)n, 1.0, out, (int)n);
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)n, (int)n, (int)r, -1.0, Gt,
+                    (int)n, Yt, (int)n, 1.0, out, (int)n);
     }
     nsm_proj_i_sym_copy(n, out, out);
 }

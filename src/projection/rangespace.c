@@ -13,8 +13,9 @@
  * tr(YᵀMY) = ‖YᵀL‖²_F (dtrmm, n²r/2).
  *
  * Level-3 BLAS for the two triangular products (contracts in specs/shadow/cblas.h; the blocks
- * are carved disjoint by nsm_proj_dynamics, which validated the arguments), own loops on rows
- * for the vectors (nsm_vec_dot, nsm_vec_axpy, the substitutions of src/linalg/chol.c).
+ * are carved disjoint by nsm_proj_dynamics, which validated the arguments), in blocks of rows
+ * small enough that OpenBLAS runs them on the calling thread (RS_BLAS_ENTRIES); own loops on
+ * rows for the vectors (nsm_vec_dot, nsm_vec_axpy, the substitutions of src/linalg/chol.c).
  */
 #include <cblas.h>
 #include "internal.h"
@@ -27,6 +28,41 @@
    through rounding (check_spd = 0); the M̄ route, whose conditioning is that of M on N(A),
    takes those. */
 #define RS_PIVOT_SHARE 1e-8
+
+/* Debian's default OpenBLAS (0.3.21, the threaded build) hands a dtrsm or dtrmm to its worker
+   threads when the two dimensions of B multiply to 1 024 or more (measured on n from 4 to
+   1 000; below that the call runs on the calling thread). Each r×n product below is made in
+   blocks of at most RS_BLAS_ENTRIES / n rows (at least one): a single call whenever r·n < 1 024,
+   as blocked as OpenBLAS allows, and no work for its threads for any n < 1 024. */
+#define RS_BLAS_ENTRIES 1023u
+
+/* B ← B·L⁻ᵀ (solve) or B ← B·L (B r×n, L the n×n lower factor): dtrsm or dtrmm on blocks
+   of at most RS_BLAS_ENTRIES / n rows (at least one). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= r <= n;
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
+    requires valid_B: \valid(B + (0 .. r*n - 1));
+    assigns B[0 .. r*n - 1];
+ */
+static void rs_tri_rows(int solve, size_t n, size_t r, const double *L, double *B)
+{
+    size_t b = RS_BLAS_ENTRIES / n > 0u ? RS_BLAS_ENTRIES / n : 1u;
+    /*@ loop invariant 0 <= k <= r;
+        loop assigns k, B[0 .. r*n - 1];
+        loop variant r - k;
+     */
+    for (size_t k = 0; k < r;) {
+        size_t rows = r - k < b ? r - k : b;
+        /*@ assert block: (k + rows) * n <= r * n; */
+        if (solve) {
+            cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
+                        (int)rows, (int)n, 1.0, L, (int)n, B + k * n, (int)n);
+        } else {
+            cblas_dtrmm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
+                        (int)rows, (int)n, 1.0, L, (int)n, B + k * n, (int)n);
+        }
+        k += rows;
+    }
+}
 
 int nsm_proj_i_rs_usable(size_t n, const double *M, const double *L)
 {
@@ -50,8 +86,7 @@ int nsm_proj_i_rs_factor(size_t n, size_t r, const double *L, const double *Yt, 
                          double *K, double *kdinv)
 {
     nsm_proj_i_copy(r * n, Yt, Xt);
-    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)r,
-                (int)n, 1.0, L, (int)n, Xt, (int)n);
+    rs_tri_rows(1, n, r, L, Xt);
     cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int)r, (int)n, 1.0, Xt, (int)n, 0.0,
                 K, (int)r);
     if (!nsm_chol_factor_lower(r, K)) {
@@ -67,8 +102,7 @@ double nsm_proj_i_rs_trace(size_t n, size_t r, const double *L, const double *Yt
         return 0.0;
     }
     nsm_proj_i_copy(r * n, Yt, T);
-    cblas_dtrmm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit, (int)r,
-                (int)n, 1.0, L, (int)n, T, (int)n);
+    rs_tri_rows(0, n, r, L, T);
     double s = 0.0;
     /*@ loop invariant 0 <= k <= r;
         loop assigns k, s;

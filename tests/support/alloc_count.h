@@ -1,5 +1,5 @@
 /*
- * Allocation counter for the benchmarks (glibc): interposes malloc/calloc/realloc/free,
+ * Allocation counter for the benchmarks and the real-time check (glibc): interposes malloc/calloc/realloc/free,
  * forwarding to glibc's __libc_* entry points, and counts the calls made while `counting` is
  * set (from any thread). Include it in one translation unit of a program only: it defines the
  * allocator's external functions.
