@@ -96,8 +96,8 @@ grep -h '^NSM-EACSL ' "$out/run.log" | awk -v progs="$(echo $tests | wc -w)" \
     -v secs="$(( $(date +%s) - start ))" -v rc="$rc" '
     { n++; checks += $3; viol += $4; unch += $5; nonfin += $6; round += $7 }
     END {
-        printf "eacsl: %d programs; not violations: %d failed memory checks on memory E-ACSL does not track, %d clauses on non-finite doubles, %d exact failures of rounding-only clauses\n",
-               n, unch, nonfin, round
+        printf "eacsl: %d programs; not verdicts: %d memory checks on untracked memory,", n, unch
+        printf " %d clauses on non-finite doubles, %d rounding-only failures\n", nonfin, round
         printf "eacsl: %d runs, %d violations\n", checks, viol
         if (n != progs) printf "eacsl: %d of %d programs printed no E-ACSL summary\n", progs - n, progs
         printf "eacsl: %d s\n", secs
