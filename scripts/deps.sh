@@ -11,8 +11,9 @@
 #   sh scripts/deps.sh check   build + CUnit, LAPACKE (test oracles), clang and its runtime
 #                              libraries (libFuzzer, sanitizers: libclang-rt-14-dev), python3,
 #                              python3-numpy, python3-hypothesis (make test-python), Valgrind,
-#                              Frama-C, Why3, Z3, CVC4 (make check, make test, make fuzz,
-#                              make valgrind, make prove)
+#                              Frama-C (with E-ACSL and its runtime; GMP), Why3, Z3, CVC4
+#                              (make check, make test, make fuzz, make valgrind, make eacsl,
+#                              make prove)
 #   sh scripts/deps.sh coverage  build + CUnit, LAPACKE, gcovr (make coverage)
 #   sh scripts/deps.sh models  build + MuJoCo (library, headers, sample models), cJSON,
 #                              python3-numpy (make models, make test-models: tools/nsm-model)

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Run CUnit test programs and keep their counts; 'summary' prints the closing line of make check.
-#   run-tests.sh MODE BIN...   run each program (MODE plain, accuracy, sanitized, valgrind, coverage)
-#                              and keep its counts in build/results/MODE.txt
+#   run-tests.sh MODE BIN...   run each program (MODE plain, accuracy, sanitized, valgrind,
+#                              eacsl, coverage) and keep its counts in build/results/MODE.txt
 #   run-tests.sh summary       stage times, then "check: N passed, M failed" over the plain,
-#                              accuracy, sanitized and valgrind runs
+#                              accuracy, sanitized, valgrind and eacsl runs
 # NSM_TEST_RUNNER, if set, is a command put before each program (make valgrind: memcheck);
 # NSM_VG_LOGS, if set, is a folder of memcheck logs of the nsm program run by test_cli: each
 # non-empty log there counts as one failure. NSM_TEST_JOBS programs run at once (default: one
@@ -19,7 +19,8 @@ if [ "$mode" = summary ]; then
         awk '{ printf "stage %s %d\n", $1, $2; t += $2 } END { printf "stage total %d\n", t }' \
             "$results/stages.txt"
     fi
-    cat "$results"/plain.txt "$results"/accuracy.txt "$results"/sanitized.txt "$results"/valgrind.txt 2>/dev/null |
+    cat "$results"/plain.txt "$results"/accuracy.txt "$results"/sanitized.txt "$results"/valgrind.txt \
+        "$results"/eacsl.txt 2>/dev/null |
         awk '{ run += $3; failed += $4 }
              END { printf "check: %d passed, %d failed\n", run - failed, failed;
                    exit (failed > 0 || run == 0) }'
