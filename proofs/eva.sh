@@ -34,6 +34,7 @@ cone_project nsm_cone_project setvalued
 unit nsm_unit setvalued
 routh_planar nsm_routh_planar contact
 routh_planar_rest nsm_routh_planar contact
+routh_planar_slip nsm_routh_planar contact
 routh_bound nsm_routh_bound contact
 coulomb_rate1 nsm_coulomb_rate1 contact"
 
@@ -90,6 +91,6 @@ while read -r name kernel group; do
     fi
 done <<< "$analyses"
 
-nk=$(echo $kernels | wc -w)
+nk=$(echo "$kernels" | wc -w)
 echo "eva: $nk kernels, $total_alarms alarms ($count analyses, $(( $(date +%s) - start_all )) s)"
 [ "$fail" -eq 0 ] && [ "$total_alarms" -eq 0 ]

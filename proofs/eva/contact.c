@@ -11,8 +11,8 @@ double nsm_eva_in[NSM_EVA_SLOTS];
    positive definite by diagonal dominance, and the friction regimes with mu > 0 are kept
    away from their boundaries (mu W_tt = |W_tn| between stick and slip, W_nn = mu |W_tn|
    for Painleve), where a quotient -u/rate of the event loop has no bound in Eva's view. */
-#define VEL_HI 1e6
-#define VEL_LO 1e-6
+#define VEL_HI 1e40
+#define VEL_LO 1e-40
 #define ZTOL_HI 1.0
 #define BIG 1e40
 #define MAG_LO 1e-40
@@ -28,7 +28,7 @@ static void delassus2(double *W, double tn_lo, double tn_hi)
     W[2] = W[1];
 }
 
-/* eva-ranges: mu = 0, W_tt and W_nn in [1, 2], |W_tn| <= 0.4, u0 in [-1e6, 1e6]^2, ztol in [0, 1] */
+/* eva-ranges: mu = 0, W_tt and W_nn in [1, 2], |W_tn| <= 0.4, u0 in [-1e40, 1e40]^2, ztol in [0, 1] */
 void eva_main_routh_planar(void)
 {
     double W[4];
@@ -43,7 +43,7 @@ void eva_main_routh_planar(void)
 }
 
 /* From tangential rest (|u_t| <= ztol: a stick phase), with friction.
-   eva-ranges: mu in [0.5, 2], W_tt and W_nn in [1, 2], W_tn = 0 or |W_tn| in [0.01, 0.4], ztol in [1e-3, 1], u_t in [-1e-3, 1e-3], u_n in [-1e6, -1e-6] or [0, 1e6] */
+   eva-ranges: mu in [0.5, 2], W_tt and W_nn in [1, 2], W_tn = 0 or |W_tn| in [0.01, 0.4], ztol in [1e-3, 1], u_t in [-1e-3, 1e-3], u_n in [-1e40, -1e-40] or [0, 1e40] */
 void eva_main_routh_planar_rest(void)
 {
     double W[4];
@@ -63,7 +63,7 @@ void eva_main_routh_planar_rest(void)
     Frama_C_show_each_reached(st);
 }
 
-/* eva-ranges: mu = 0 or mu in [1e-3, 10], W_tt and W_nn in [1, 2], |W_tn| <= 0.4, u_t in [-1e6, 1e6], u_n in [-1e6, -1e-6] or [0, 1e6] */
+/* eva-ranges: mu = 0 or mu in [1e-30, 1e30], W_tt and W_nn in [1, 2], |W_tn| <= 0.4, u_t in [-1e40, 1e40], u_n in [-1e40, -1e-40] or [0, 1e40] */
 void eva_main_routh_bound(void)
 {
     double W[4];
@@ -72,21 +72,53 @@ void eva_main_routh_bound(void)
     u0[0] = in_range(3, -VEL_HI, VEL_HI);
     u0[1] = Frama_C_interval_split(0, 1) ? in_range(4, -VEL_HI, -VEL_LO)
                                          : in_range(4, 0.0, VEL_HI);
-    double mu = Frama_C_interval_split(0, 1) ? in_range(5, 1e-3, 10.0) : 0.0;
+    double mu = Frama_C_interval_split(0, 1) ? in_range(5, 1e-30, 1e30) : 0.0;
     double bound = 0.0;
     nsm_status st = nsm_routh_bound(W, u0, mu, &bound);
     Frama_C_show_each_reached(st);
 }
 
 /* nsm_coulomb_rate1 (planar rate per unit normal impulse).
-   eva-ranges: u_t in [-1e40, 1e40], mu in [0, 10], ztol in [0, 1e40], W_tt in [1e-40, 1e40], W_tn in [-1e40, 1e40] */
+   eva-ranges: u_t in [-1e40, 1e40], mu in [0, 1e10], ztol in [0, 1e40], W_tt in [1e-40, 1e40], W_tn in [-1e40, 1e40] */
 void eva_main_coulomb_rate1(void)
 {
     double ut = in_range(0, -BIG, BIG);
-    double mu = in_range(1, 0.0, 10.0);
+    double mu = in_range(1, 0.0, 1e10);
     double ztol = in_range(2, 0.0, BIG);
     double wtt = in_range(3, MAG_LO, BIG);
     double wtn = in_range(4, -BIG, BIG);
     double r = nsm_coulomb_rate1(ut, mu, ztol, wtt, wtn);
     Frama_C_show_each_reached(r <= 10.0 ? 0 : 1);
+}
+
+/* Slipping at first (|u_t| > ztol), u_t and W_tn of one sign (u_t W_tn >= 0: the tangential
+   impulse does not change sign), in either regime: mu W_tt > |W_tn| (0.5 <= mu <= 2, |W_tn| <= 0.4)
+   or mu W_tt < |W_tn| (1e-3 <= mu <= 0.05, |W_tn| in [0.2, 0.4]).
+   eva-ranges: mu in [0.5, 2] with |W_tn| <= 0.4, or mu in [1e-3, 0.05] with |W_tn| in [0.2, 0.4]; W_tt and W_nn in [1, 2], |u_t| in [1e-2, 1e40] with u_t W_tn >= 0, ztol in [0, 1e-3], u_n in [-1e40, -1e-40] or [0, 1e40] */
+void eva_main_routh_planar_slip(void)
+{
+    double W[4];
+    int s = Frama_C_interval_split(0, 1);
+    W[0] = in_range(0, 1.0, 2.0);
+    W[3] = in_range(1, 1.0, 2.0);
+    double mu;
+    double t;
+    if (Frama_C_interval_split(0, 1)) {
+        mu = in_range(5, 0.5, 2.0);
+        t = in_range(2, 0.0, 0.4);
+    } else {
+        mu = in_range(5, 1e-3, 0.05);
+        t = in_range(2, 0.2, 0.4);
+    }
+    W[1] = s ? t : -t;
+    W[2] = W[1];
+    double u0[2];
+    double ut = in_range(3, 1e-2, VEL_HI);
+    u0[0] = s ? ut : -ut;
+    u0[1] = Frama_C_interval_split(0, 1) ? in_range(4, -VEL_HI, -VEL_LO)
+                                         : in_range(4, 0.0, VEL_HI);
+    double ztol = in_range(6, 0.0, 1e-3);
+    nsm_routh_result res;
+    nsm_status st = nsm_routh_planar(W, u0, mu, ztol, &res);
+    Frama_C_show_each_reached(st);
 }

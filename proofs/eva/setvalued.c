@@ -7,12 +7,12 @@ double nsm_eva_in[NSM_EVA_SLOTS];
 /* The ranges (stated in nsmech/setvalued.h). A tangent or vector entry is 0 or of magnitude in
    [MAG_LO, MAG_HI]: Eva's intervals do not relate x to max(|x|, |y|), so a quotient x/max is
    bounded by MAG_HI/MAG_LO (and its square must stay finite), not by 1. */
-#define MU_HI 10.0
+#define MU_HI 1e10
 #define BIG 1e40
 #define MAG_LO 1e-40
 #define MAG_HI 1e40
 
-/* eva-ranges: d in {1, 2}, mu in [0, 10], tol in [0, 1e40], ln in [-1e40, 1e40], lt[i] = 0 or |lt[i]| in [1e-40, 1e40] */
+/* eva-ranges: d in {1, 2}, mu in [0, 1e10], tol in [0, 1e40], ln in [-1e40, 1e40], lt[i] = 0 or |lt[i]| in [1e-40, 1e40] */
 void eva_main_cone_contains(void)
 {
     size_t d = (size_t)Frama_C_interval_split(1, 2);
@@ -27,7 +27,7 @@ void eva_main_cone_contains(void)
     Frama_C_show_each_reached(st);
 }
 
-/* eva-ranges: d in {1, 2}, mu in [0, 10], ln in [-1e40, 1e40], lt[i] = 0 or |lt[i]| in [1e-40, 1e40] */
+/* eva-ranges: d in {1, 2}, mu in [0, 1e10], ln in [-1e40, 1e40], lt[i] = 0 or |lt[i]| in [1e-40, 1e40] */
 void eva_main_cone_project(void)
 {
     size_t d = (size_t)Frama_C_interval_split(1, 2);
