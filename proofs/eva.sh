@@ -52,8 +52,13 @@ while read -r name kernel group; do
     count=$((count + 1))
     log=$out/$name.log
     if [ "$group" = setvalued ]; then files=("${setvalued[@]}"); else files=("${contact[@]}"); fi
-    ranges=$(grep -B3 "^void eva_main_$name(void)" "proofs/eva/$group.c" |
-             sed -n 's/.*eva-ranges: \(.*\) \*\/.*/\1/p' | head -n 1)
+    # the "eva-ranges:" text of the comment above the driver, its lines joined
+    ranges=$(awk -v fn="void eva_main_$name(void)" '
+        /eva-ranges:/ { r = $0; sub(/.*eva-ranges: */, "", r); inr = $0 !~ /\*\//
+                        sub(/ *\*\/.*/, "", r); next }
+        inr { t = $0; sub(/^ */, "", t); if (t ~ /\*\//) { sub(/ *\*\/.*/, "", t); inr = 0 }
+              r = r " " t; next }
+        index($0, fn) == 1 { print r; exit }' "proofs/eva/$group.c")
     start=$(date +%s)
     frama-c "${common[@]}" -main "eva_main_$name" "${files[@]}" > "$log" 2>&1
     rc=$?
@@ -71,7 +76,8 @@ while read -r name kernel group; do
     elif ! grep -q 'Frama_C_show_each_reached: {\(.*[ ;]\)\{0,1\}0[;}]' "$log"; then
         problem="the kernel's NSM_OK return is not reached (degenerate analysis)"
     else
-        kwarn=$(sed -n 's/.*by the Frama-C kernel: *\([0-9]*\) errors *\([0-9]*\) warnings.*/\1 \2/p' "$log")
+        kwarn=$(sed -n \
+            's/.*by the Frama-C kernel: *\([0-9]*\) errors *\([0-9]*\) warnings.*/\1 \2/p' "$log")
         expected=$(grep -cE "Neither code nor specification for function ($builtins)," "$log")
         if [ "$kwarn" != "0 $expected" ]; then
             problem="unexpected Frama-C kernel errors or warnings ($kwarn)"

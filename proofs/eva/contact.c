@@ -10,7 +10,10 @@ double nsm_eva_in[NSM_EVA_SLOTS];
    (det W > 0 is lost once W is scaled by its largest entry), so W is a family of order one,
    positive definite by diagonal dominance, and the friction regimes with mu > 0 are kept
    away from their boundaries (mu W_tt = |W_tn| between stick and slip, W_nn = mu |W_tn|
-   for Painleve), where a quotient -u/rate of the event loop has no bound in Eva's view. */
+   for Painleve), where a quotient -u/rate of the event loop has no bound in Eva's view. A
+   slip against W_tn can end with p_t of either sign, arbitrarily near 0: the final cone test
+   (nsm_coulomb_inward1, nsm_cone_contains) divides p_t by |p_t|, which Eva's intervals do not
+   bound (4 alarms); such slips are not among the ranges. */
 #define VEL_HI 1e40
 #define VEL_LO 1e-40
 #define ZTOL_HI 1.0
@@ -28,7 +31,8 @@ static void delassus2(double *W, double tn_lo, double tn_hi)
     W[2] = W[1];
 }
 
-/* eva-ranges: mu = 0, W_tt and W_nn in [1, 2], |W_tn| <= 0.4, u0 in [-1e40, 1e40]^2, ztol in [0, 1] */
+/* eva-ranges: mu = 0, W_tt and W_nn in [1, 2], |W_tn| <= 0.4, u0 in [-1e40, 1e40]^2, ztol in [0,
+   1] */
 void eva_main_routh_planar(void)
 {
     double W[4];
@@ -43,7 +47,8 @@ void eva_main_routh_planar(void)
 }
 
 /* From tangential rest (|u_t| <= ztol: a stick phase), with friction.
-   eva-ranges: mu in [0.5, 2], W_tt and W_nn in [1, 2], W_tn = 0 or |W_tn| in [0.01, 0.4], ztol in [1e-3, 1], u_t in [-1e-3, 1e-3], u_n in [-1e40, -1e-40] or [0, 1e40] */
+   eva-ranges: mu in [0.5, 2], W_tt and W_nn in [1, 2], W_tn = 0 or |W_tn| in [0.01, 0.4], ztol in
+   [1e-3, 1], u_t in [-1e-3, 1e-3], u_n in [-1e40, -1e-40] or [0, 1e40] */
 void eva_main_routh_planar_rest(void)
 {
     double W[4];
@@ -63,7 +68,8 @@ void eva_main_routh_planar_rest(void)
     Frama_C_show_each_reached(st);
 }
 
-/* eva-ranges: mu = 0 or mu in [1e-30, 1e30], W_tt and W_nn in [1, 2], |W_tn| <= 0.4, u_t in [-1e40, 1e40], u_n in [-1e40, -1e-40] or [0, 1e40] */
+/* eva-ranges: mu = 0 or mu in [1e-30, 1e30], W_tt and W_nn in [1, 2], |W_tn| <= 0.4, u_t in
+   [-1e40, 1e40], u_n in [-1e40, -1e-40] or [0, 1e40] */
 void eva_main_routh_bound(void)
 {
     double W[4];
@@ -79,7 +85,8 @@ void eva_main_routh_bound(void)
 }
 
 /* nsm_coulomb_rate1 (planar rate per unit normal impulse).
-   eva-ranges: u_t in [-1e40, 1e40], mu in [0, 1e10], ztol in [0, 1e40], W_tt in [1e-40, 1e40], W_tn in [-1e40, 1e40] */
+   eva-ranges: u_t in [-1e40, 1e40], mu in [0, 1e10], ztol in [0, 1e40], W_tt in [1e-40, 1e40],
+   W_tn in [-1e40, 1e40] */
 void eva_main_coulomb_rate1(void)
 {
     double ut = in_range(0, -BIG, BIG);
@@ -94,7 +101,9 @@ void eva_main_coulomb_rate1(void)
 /* Slipping at first (|u_t| > ztol), u_t and W_tn of one sign (u_t W_tn >= 0: the tangential
    impulse does not change sign), in either regime: mu W_tt > |W_tn| (0.5 <= mu <= 2, |W_tn| <= 0.4)
    or mu W_tt < |W_tn| (1e-3 <= mu <= 0.05, |W_tn| in [0.2, 0.4]).
-   eva-ranges: mu in [0.5, 2] with |W_tn| <= 0.4, or mu in [1e-3, 0.05] with |W_tn| in [0.2, 0.4]; W_tt and W_nn in [1, 2], |u_t| in [1e-2, 1e40] with u_t W_tn >= 0, ztol in [0, 1e-3], u_n in [-1e40, -1e-40] or [0, 1e40] */
+   eva-ranges: mu in [0.5, 2] with |W_tn| <= 0.4, or mu in [1e-3, 0.05] with |W_tn| in [0.2, 0.4];
+   W_tt and W_nn in [1, 2], |u_t| in [1e-2, 1e40] with u_t W_tn >= 0, ztol in [0, 1e-3], u_n in
+   [-1e40, -1e-40] or [0, 1e40] */
 void eva_main_routh_planar_slip(void)
 {
     double W[4];

@@ -12,7 +12,8 @@ double nsm_eva_in[NSM_EVA_SLOTS];
 #define MAG_LO 1e-40
 #define MAG_HI 1e40
 
-/* eva-ranges: d in {1, 2}, mu in [0, 1e10], tol in [0, 1e40], ln in [-1e40, 1e40], lt[i] = 0 or |lt[i]| in [1e-40, 1e40] */
+/* eva-ranges: d in {1, 2}, mu in [0, 1e10], tol in [0, 1e40], ln in [-1e40, 1e40], lt[i] = 0 or
+   |lt[i]| in [1e-40, 1e40] */
 void eva_main_cone_contains(void)
 {
     size_t d = (size_t)Frama_C_interval_split(1, 2);
@@ -27,7 +28,8 @@ void eva_main_cone_contains(void)
     Frama_C_show_each_reached(st);
 }
 
-/* eva-ranges: d in {1, 2}, mu in [0, 1e10], ln in [-1e40, 1e40], lt[i] = 0 or |lt[i]| in [1e-40, 1e40] */
+/* eva-ranges: d in {1, 2}, mu in [0, 1e10], ln in [-1e40, 1e40], lt[i] = 0 or |lt[i]| in [1e-40,
+   1e40] */
 void eva_main_cone_project(void)
 {
     size_t d = (size_t)Frama_C_interval_split(1, 2);
