@@ -110,7 +110,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Single-threaded BLAS: deterministic results and honest per-call timings.
 export OPENBLAS_NUM_THREADS := 1
 
-.PHONY: all deps check compile-clang tools test test-python accuracy asan valgrind eacsl fuzz coverage prove prove-full prove-pack \
+.PHONY: all deps check compile-clang tools test test-python accuracy asan valgrind eacsl fuzz coverage eva prove prove-full prove-pack \
+        realtime \
         proved-client demo bench install uninstall clean examples models models-ship test-models \
         test-peers
 
@@ -260,6 +261,11 @@ coverage: $(COV_BIN) $(COV_DIR)/nsm
 	@NSM_BIN=$(COV_DIR)/nsm sh scripts/run-tests.sh coverage $(COV_BIN)
 	@sh scripts/coverage.sh $(COV_DIR)
 
+# Frama-C/Eva: no float run-time error in the closed-form kernels over the input ranges their
+# headers state (proofs/eva.sh, drivers in proofs/eva/).
+eva: | $(STAMP_CHECK)
+	@bash proofs/eva.sh
+
 prove: | $(STAMP_CHECK)
 	@bash proofs/prove.sh
 
@@ -316,6 +322,7 @@ check: $(STAMP_CHECK)
 	@sh scripts/stage.sh eacsl $(MAKE) --no-print-directory eacsl
 	@sh scripts/stage.sh fuzz $(MAKE) --no-print-directory -k -j$(JOBS) fuzz FUZZ_SECONDS=60 \
 	    FUZZ_EXTRA="-seed=1 -runs=200000"
+	@sh scripts/stage.sh eva $(MAKE) --no-print-directory eva
 	@sh scripts/stage.sh prove $(MAKE) --no-print-directory prove
 	@sh scripts/stage.sh proved-client $(MAKE) --no-print-directory proved-client
 	@sh scripts/run-tests.sh summary

@@ -200,6 +200,25 @@ nsm_status nsm_routh_spatial(const double *W, const double *u0, double mu, doubl
     in the multi-contact integrator (nsmech/impact.h). */
 #define NSM_IMPACT_MIN_STEP_RATIO 1000u
 
+/*
+ * Float run-time safety (make eva: proofs/eva.sh, docs/proofs.md). Frama-C/Eva shows, on the C
+ * code in IEEE double arithmetic, no run-time error (no NaN or infinity produced, no overflow,
+ * no invalid operation, no division by zero, no invalid memory access) for these inputs, W =
+ * [[W_tt, W_tn], [W_tn, W_nn]] with W_tt, W_nn in [s, 2s] and |W_tn| <= 0.4 s (positive
+ * definite) for one scale s = 2^k, k in [-20, 20] (s from about 1e-6 to 1e6):
+ *  - nsm_routh_bound: u_t in [-1e40, 1e40], u_n in [-1e40, -1e-40] or [0, 1e40], mu = 0 or
+ *    mu in [1e-30, 1e30];
+ *  - nsm_routh_planar, in three cases: mu = 0, u0 in [-1e40, 1e40]^2, ztol in [0, 1];
+ *    from rest, mu in [0.5, 2], W_tn = 0 or |W_tn| >= 0.01 s, |u_t| <= 1e-3 <= ztol <= 1,
+ *    u_n as for the bound; slipping, u_t*W_tn >= 0, |u_t| in [1e-2, 1e40], ztol in [0, 1e-3],
+ *    u_n as for the bound, and mu in [0.5, 2] or (mu in [1e-3, 0.05] and |W_tn| >= 0.2 s);
+ *  - the planar Coulomb rate nsm_coulomb_rate1 (internal, src/contact/coulomb.h): u_t and W_tn
+ *    in [-1e40, 1e40], W_tt in [1e-40, 1e40], mu in [0, 1e10], ztol in [0, 1e40].
+ * Not covered (Eva's intervals do not relate the entries of W, nor p_t to |p_t|): other W, mu
+ * near mu*W_tt = |W_tn| (stick or slip) or W_nn = mu*|W_tn| (Painleve), slip against W_tn,
+ * nsm_routh_spatial and the spatial Coulomb rates.
+ */
+
 #ifdef __cplusplus
 }
 #endif

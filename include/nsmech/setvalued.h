@@ -189,6 +189,19 @@ nsm_status nsm_cone_contains(size_t d, double mu, double ln, const double *lt, d
 nsm_status nsm_cone_project(size_t d, double mu, double ln, const double *lt, double *pn,
                             double *pt);
 
+/*
+ * Float run-time safety (make eva: proofs/eva.sh, docs/proofs.md). Frama-C/Eva shows, on the C
+ * code in IEEE double arithmetic, no run-time error (no NaN or infinity produced, no overflow,
+ * no invalid operation, no division by zero, no invalid memory access) for these inputs:
+ *  - nsm_cone_contains: d in {1, 2}, mu in [0, 1e10], tol in [0, 1e40], ln in [-1e40, 1e40],
+ *    each lt[i] = 0 or |lt[i]| in [1e-40, 1e40];
+ *  - nsm_cone_project: d, mu, ln and lt as for nsm_cone_contains;
+ *  - nsm_unit: n in {1, 2, 3}, ztol in [0, 1e40], each v[i] = 0 or |v[i]| in [1e-40, 1e40].
+ * Outside them nsm_cone_contains can overflow to +inf, harmlessly: for ||lt|| below
+ * (mu*ln + tol)/DBL_MAX (e.g. lt = 5e-324, mu*ln = 10) the scaled radius is +inf and the
+ * answer 1, which is right.
+ */
+
 #ifdef __cplusplus
 }
 #endif

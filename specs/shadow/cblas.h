@@ -82,62 +82,6 @@ void cblas_dsyrk(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo,
                  const enum CBLAS_TRANSPOSE Trans, const int N, const int K, const double alpha,
                  const double *A, const int lda, const double beta, double *C, const int ldc);
 
-/* y = alpha·A·x + beta·y for symmetric A (N×N, only the Uplo triangle read); unit strides. */
-/*@ requires row_major: order == CblasRowMajor;
-    requires lower: uplo == CblasLower;
-    requires dims: 1 <= n <= 1024;
-    requires lda: lda == n;
-    requires unit_strides: incx == 1 && incy == 1;
-    requires valid_A: \valid_read(a + (0 .. n*n - 1));
-    requires valid_x: \valid_read(x + (0 .. n - 1));
-    requires valid_y: \valid(y + (0 .. n - 1));
-    assigns y[0 .. n - 1] \from alpha, a[0 .. n*n - 1], x[0 .. n - 1], beta, y[0 .. n - 1];
- */
-void cblas_dsymv(const enum CBLAS_ORDER order, const enum CBLAS_UPLO uplo, const int n,
-                 const double alpha, const double *a, const int lda, const double *x,
-                 const int incx, const double beta, double *y, const int incy);
-
-/* C (M×N) = alpha·A·B + beta·C (Side = Left, A symmetric M×M) or alpha·B·A + beta·C (Side =
-   Right, A symmetric N×N); only the Uplo triangle of A is read; B stored M×N. */
-/*@ requires row_major: Order == CblasRowMajor;
-    requires side: Side == CblasLeft || Side == CblasRight;
-    requires lower: Uplo == CblasLower;
-    requires dims: 1 <= M <= 1024 && 1 <= N <= 1024;
-    requires lda: lda == (Side == CblasLeft ? M : N);
-    requires ldb: ldb == N;
-    requires ldc: ldc == N;
-    requires valid_A_left: Side == CblasLeft ==> \valid_read(A + (0 .. M*M - 1));
-    requires valid_A_right: Side == CblasRight ==> \valid_read(A + (0 .. N*N - 1));
-    requires valid_B: \valid_read(B + (0 .. M*N - 1));
-    requires valid_C: \valid(C + (0 .. M*N - 1));
-    assigns C[0 .. M*N - 1] \from alpha, A[0 .. (Side == CblasLeft ? M*M : N*N) - 1],
-                                  B[0 .. M*N - 1], beta, C[0 .. M*N - 1];
- */
-void cblas_dsymm(const enum CBLAS_ORDER Order, const enum CBLAS_SIDE Side,
-                 const enum CBLAS_UPLO Uplo, const int M, const int N, const double alpha,
-                 const double *A, const int lda, const double *B, const int ldb,
-                 const double beta, double *C, const int ldc);
-
-/* Lower triangle of C (N×N) = alpha·(op(A)·op(B)ᵀ + op(B)·op(A)ᵀ) + beta·C; A and B stored N×K
-   (NoTrans) or K×N (Trans). */
-/*@ requires row_major: Order == CblasRowMajor;
-    requires lower: Uplo == CblasLower;
-    requires trans: Trans == CblasNoTrans || Trans == CblasTrans;
-    requires dims: 1 <= N <= 1024 && 1 <= K <= 1024;
-    requires lda: lda == (Trans == CblasNoTrans ? K : N);
-    requires ldb: ldb == (Trans == CblasNoTrans ? K : N);
-    requires ldc: ldc == N;
-    requires valid_A: \valid_read(A + (0 .. N*K - 1));
-    requires valid_B: \valid_read(B + (0 .. N*K - 1));
-    requires valid_C: \valid(C + (0 .. N*N - 1));
-    assigns C[0 .. N*N - 1] \from alpha, A[0 .. N*K - 1], B[0 .. N*K - 1], beta,
-                                  C[0 .. N*N - 1];
- */
-void cblas_dsyr2k(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo,
-                  const enum CBLAS_TRANSPOSE Trans, const int N, const int K, const double alpha,
-                  const double *A, const int lda, const double *B, const int ldb,
-                  const double beta, double *C, const int ldc);
-
 /* B (M×N) = alpha·B·op(A)⁻¹ (Side = Right; A N×N triangular, only its Uplo triangle and, for
    CblasNonUnit, its diagonal read), in place. */
 /*@ requires row_major: Order == CblasRowMajor;
