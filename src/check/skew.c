@@ -157,6 +157,13 @@ static nsm_status chk_finite5(size_t n, const double *A, const double *B, const 
     return NSM_OK;
 }
 
+/* None of skew_core's seven pointer arguments is null. */
+/*@ predicate skew_args_set(double *P, double *Pdot, double *M, double *Mdot, double *Cbar,
+                            double *res, double *work) =
+      P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
+      res != \null && work != \null;
+ */
+
 /* The former entry point on the fields of the inputs' structure (its contract unchanged); in_at
    is the structure's address, whose bytes res and work may not overlap either. */
 /*@ requires valid_P: P == \null || \valid_read(P + (0 .. n*n - 1));
@@ -168,26 +175,22 @@ static nsm_status chk_finite5(size_t n, const double *A, const double *B, const 
     requires valid_work: work == \null || \valid(work + (0 .. lwork - 1));
     assigns *res, work[0 .. lwork - 1];
     behavior null_arg:
-      assumes P == \null || Pdot == \null || M == \null || Mdot == \null || Cbar == \null ||
-              res == \null || work == \null;
+      assumes !skew_args_set(P, Pdot, M, Mdot, Cbar, res, work);
       assigns \nothing;
       ensures \result == NSM_ERR_NULL;
     behavior bad_size:
-      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
-              res != \null && work != \null;
+      assumes skew_args_set(P, Pdot, M, Mdot, Cbar, res, work);
       assumes n == 0 || n > NSM_MAX_DIM;
       assigns \nothing;
       ensures \result == NSM_ERR_SIZE;
     behavior small_work:
-      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
-              res != \null && work != \null;
+      assumes skew_args_set(P, Pdot, M, Mdot, Cbar, res, work);
       assumes 1 <= n <= NSM_MAX_DIM;
       assumes lwork < 2 * n * n;
       assigns \nothing;
       ensures \result == NSM_ERR_WORKSPACE;
     behavior valid_args:
-      assumes P != \null && Pdot != \null && M != \null && Mdot != \null && Cbar != \null &&
-              res != \null && work != \null;
+      assumes skew_args_set(P, Pdot, M, Mdot, Cbar, res, work);
       assumes 1 <= n <= NSM_MAX_DIM;
       assumes lwork >= 2 * n * n;
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
