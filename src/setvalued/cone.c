@@ -221,6 +221,12 @@ static void scale_tangent(double t0, double t1, double a, double m, double *u0, 
     *u1 = v1;
 }
 
+/* (n, (q0, q1)) lies in K_mu, and q1 = 0 when the tangent input's t1 is 0: what the two
+   projection steps below guarantee besides nearness. */
+/*@ predicate cone_out(real mu, real t1, real n, real q0, real q1) =
+      n >= 0 && q0 * q0 + q1 * q1 <= (mu * n) * (mu * n) && (t1 == 0 ==> q1 == 0);
+ */
+
 /* The projection of (ln, (t0, t1)) with norm a > 0 onto the boundary of K_mu, for a point
    neither in K_mu nor in its polar cone: pn = (ln + mu·a)/(1 + mu²), q = mu·pn·t/a. */
 /*@ requires mu: mu >= 0;
@@ -230,9 +236,7 @@ static void scale_tangent(double t0, double t1, double a, double m, double *u0, 
     requires valid: \valid(pn) && \valid(q0) && \valid(q1);
     requires sep: \separated(pn, q0, q1);
     assigns *pn, *q0, *q1;
-    ensures n_nonneg: *pn >= 0;
-    ensures in_cone: *q0 * *q0 + *q1 * *q1 <= (mu * *pn) * (mu * *pn);
-    ensures zero_t1: t1 == 0 ==> *q1 == 0;
+    ensures in_cone: cone_out(mu, t1, *pn, *q0, *q1);
     ensures nearest: nsm_cone_moreau(mu, ln, t0, t1, *pn, *q0, *q1);
  */
 static void project_boundary(double mu, double ln, double t0, double t1, double a, double *pn,
@@ -260,9 +264,7 @@ static void project_boundary(double mu, double ln, double t0, double t1, double 
     requires valid: \valid(pn) && \valid(q0) && \valid(q1);
     requires sep: \separated(pn, q0, q1);
     assigns *pn, *q0, *q1;
-    ensures n_nonneg: *pn >= 0;
-    ensures in_cone: *q0 * *q0 + *q1 * *q1 <= (mu * *pn) * (mu * *pn);
-    ensures zero_t1: t1 == 0 ==> *q1 == 0;
+    ensures in_cone: cone_out(mu, t1, *pn, *q0, *q1);
     ensures fixed: (ln >= 0 && a * a <= (mu * ln) * (mu * ln)) ==>
                      (*pn == ln && *q0 == t0 && *q1 == t1);
     ensures nearest: nsm_cone_moreau(mu, ln, t0, t1, *pn, *q0, *q1);
