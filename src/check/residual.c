@@ -1,114 +1,129 @@
 /* Product and symmetry residuals: max-abs entries computed on the fly, no workspace. */
 #include "nsmech/check.h"
 
+/* What a checker computes from the matrices it is given (chk_run). */
+typedef enum chk_core {
+    CHK_PROD = 0,      /* max_ij |(A·B − C)_ij| */
+    CHK_PROD_NO_C = 1, /* max_ij |(A·B)_ij|; C is not read (pass NULL) */
+    CHK_SYM = 2        /* max_ij |(A − Aᵀ)_ij|; B and C are not read (pass NULL) */
+} chk_core;
+
+/* Entry (i, j) of the residual a core measures: A − Aᵀ (CHK_SYM), A·B − C (CHK_PROD) or A·B
+   (CHK_PROD_NO_C). */
+/*@ logic real chk_res{L}(integer core, double *A, double *B, double *C, integer n, integer i,
+                          integer j) =
+      core == CHK_SYM ? chk_sym_res{L}(A, n, i, j) :
+      core == CHK_PROD ? chk_prod_res{L}(A, B, C, 1, n, i, j) :
+      chk_prod_res{L}(A, B, C, 0, n, i, j);
+ */
+
 /*
- * max_ij |(A·B − C)_ij| (with_c != 0) or max_ij |(A·B)_ij| (with_c == 0; C is not read).
- * Each entry of A·B is summed over k in increasing order; nothing is stored.
+ * |chk_res(core, .., i, j)|: for the products, entry (i, j) of A·B summed over k in increasing
+ * order (minus C_ij for CHK_PROD); nothing is stored.
  */
-/*@ requires dim: 1 <= n <= NSM_MAX_DIM;
+/*@ requires core: core == CHK_PROD || core == CHK_PROD_NO_C || core == CHK_SYM;
+    requires dim: 1 <= n <= NSM_MAX_DIM;
+    requires idx: i < n && j < n;
     requires valid_A: \valid_read(A + (0 .. n*n - 1));
-    requires valid_B: \valid_read(B + (0 .. n*n - 1));
-    requires valid_C: with_c != 0 ==> \valid_read(C + (0 .. n*n - 1));
+    requires valid_B: core != CHK_SYM ==> \valid_read(B + (0 .. n*n - 1));
+    requires valid_C: core == CHK_PROD ==> \valid_read(C + (0 .. n*n - 1));
     assigns \nothing;
-    ensures max_abs: chk_prod_max{Pre}(\result, A, B, C, with_c, n);
+    ensures entry_abs: \result == \abs(chk_res(core, A, B, C, n, i, j));
  */
-static double chk_prod_core(size_t n, const double *A, const double *B, const double *C,
-                            int with_c)
+static double chk_entry(chk_core core, size_t n, const double *A, const double *B,
+                        const double *C, size_t i, size_t j)
 {
-    double best = 0.0;
-    /*@ loop invariant i_range: 0 <= i <= n;
-        loop invariant nonneg: best >= 0;
-        loop invariant upper: \forall integer a, b; 0 <= a < i && 0 <= b < n ==>
-            \abs(chk_prod_res(A, B, C, with_c, n, a, b)) <= best;
-        loop invariant witness: best == 0 || \exists integer a, b; 0 <= a < i && 0 <= b < n &&
-            \abs(chk_prod_res(A, B, C, with_c, n, a, b)) == best;
-        loop assigns i, best;
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        /*@ assert row_i: i * n + n <= n * n; */
-        /*@ loop invariant j_range: 0 <= j <= n;
-            loop invariant nonneg: best >= 0;
-            loop invariant upper: \forall integer a, b;
-                ((0 <= a < i && 0 <= b < n) || (a == i && 0 <= b < j)) ==>
-                \abs(chk_prod_res(A, B, C, with_c, n, a, b)) <= best;
-            loop invariant witness: best == 0 || \exists integer a, b;
-                ((0 <= a < i && 0 <= b < n) || (a == i && 0 <= b < j)) &&
-                \abs(chk_prod_res(A, B, C, with_c, n, a, b)) == best;
-            loop assigns j, best;
-            loop variant n - j;
+    /*@ assert idx_ij: i * n + j < n * n; */
+    /*@ assert idx_ji: j * n + i < n * n; */
+    double x;
+    if (core == CHK_SYM) {
+        x = A[i * n + j] - A[j * n + i];
+        /*@ assert entry: x == chk_res(core, A, B, C, n, i, j); */
+    } else {
+        double acc = 0.0;
+        /*@ loop invariant k_range: 0 <= k <= n;
+            loop invariant partial: acc == chk_dot(A, B, n, i, j, k);
+            loop assigns k, acc;
+            loop variant n - k;
          */
-        for (size_t j = 0; j < n; j++) {
-            double acc = 0.0;
-            /*@ loop invariant k_range: 0 <= k <= n;
-                loop invariant partial: acc == chk_dot(A, B, n, i, j, k);
-                loop assigns k, acc;
-                loop variant n - k;
-             */
-            for (size_t k = 0; k < n; k++) {
-                /*@ assert idx_ik: i * n + k < n * n; */
-                /*@ assert idx_kj: k * n + j < n * n; */
-                acc += A[i * n + k] * B[k * n + j];
-            }
-            double x = acc;
-            if (with_c != 0) {
-                x = acc - C[i * n + j];
-            }
-            /*@ assert entry: x == chk_prod_res(A, B, C, with_c, n, i, j); */
-            double ax = x < 0.0 ? -x : x;
-            /*@ assert entry_abs: ax == \abs(chk_prod_res(A, B, C, with_c, n, i, j)); */
-            if (ax > best) {
-                best = ax;
-            }
+        for (size_t k = 0; k < n; k++) {
+            /*@ assert idx_ik: i * n + k < n * n; */
+            /*@ assert idx_kj: k * n + j < n * n; */
+            acc += A[i * n + k] * B[k * n + j];
         }
+        x = acc;
+        if (core == CHK_PROD) {
+            x = acc - C[i * n + j];
+        }
+        /*@ assert entry: x == chk_res(core, A, B, C, n, i, j); */
     }
-    /*@ assert zero_witness: best == 0 ==>
-            \abs(chk_prod_res(A, B, C, with_c, n, 0, 0)) == best; */
-    return best;
+    return x < 0.0 ? -x : x;
 }
 
-/*@ requires dim: 1 <= n <= NSM_MAX_DIM;
-    requires valid_P: \valid_read(P + (0 .. n*n - 1));
-    assigns \nothing;
-    ensures max_abs: chk_sym_max{Pre}(\result, P, n);
+/*
+ * max_ij |chk_res(core, .., i, j)|, entries visited row by row; C is read for CHK_PROD only,
+ * B for the products only.
  */
-static double chk_sym_core(size_t n, const double *P)
+/*@ requires core: core == CHK_PROD || core == CHK_PROD_NO_C || core == CHK_SYM;
+    requires dim: 1 <= n <= NSM_MAX_DIM;
+    requires valid_A: \valid_read(A + (0 .. n*n - 1));
+    requires valid_B: core != CHK_SYM ==> \valid_read(B + (0 .. n*n - 1));
+    requires valid_C: core == CHK_PROD ==> \valid_read(C + (0 .. n*n - 1));
+    assigns \nothing;
+    ensures prod: core == CHK_PROD ==> chk_prod_max{Pre}(\result, A, B, C, 1, n);
+    ensures prod_no_c: core == CHK_PROD_NO_C ==> chk_prod_max{Pre}(\result, A, B, C, 0, n);
+    ensures sym: core == CHK_SYM ==> chk_sym_max{Pre}(\result, A, n);
+ */
+static double chk_max_core(chk_core core, size_t n, const double *A, const double *B,
+                           const double *C)
 {
     double best = 0.0;
     /*@ loop invariant i_range: 0 <= i <= n;
         loop invariant nonneg: best >= 0;
         loop invariant upper: \forall integer a, b; 0 <= a < i && 0 <= b < n ==>
-            \abs(chk_sym_res(P, n, a, b)) <= best;
+            \abs(chk_res(core, A, B, C, n, a, b)) <= best;
         loop invariant witness: best == 0 || \exists integer a, b; 0 <= a < i && 0 <= b < n &&
-            \abs(chk_sym_res(P, n, a, b)) == best;
+            \abs(chk_res(core, A, B, C, n, a, b)) == best;
         loop assigns i, best;
         loop variant n - i;
      */
     for (size_t i = 0; i < n; i++) {
-        /*@ assert row_i: i * n + n <= n * n; */
         /*@ loop invariant j_range: 0 <= j <= n;
             loop invariant nonneg: best >= 0;
             loop invariant upper: \forall integer a, b;
                 ((0 <= a < i && 0 <= b < n) || (a == i && 0 <= b < j)) ==>
-                \abs(chk_sym_res(P, n, a, b)) <= best;
+                \abs(chk_res(core, A, B, C, n, a, b)) <= best;
             loop invariant witness: best == 0 || \exists integer a, b;
                 ((0 <= a < i && 0 <= b < n) || (a == i && 0 <= b < j)) &&
-                \abs(chk_sym_res(P, n, a, b)) == best;
+                \abs(chk_res(core, A, B, C, n, a, b)) == best;
             loop assigns j, best;
             loop variant n - j;
          */
         for (size_t j = 0; j < n; j++) {
-            /*@ assert idx_ij: i * n + j < n * n; */
-            /*@ assert idx_ji: j * n + i < n * n; */
-            double x = P[i * n + j] - P[j * n + i];
-            double ax = x < 0.0 ? -x : x;
-            /*@ assert entry_abs: ax == \abs(chk_sym_res(P, n, i, j)); */
+            double ax = chk_entry(core, n, A, B, C, i, j);
             if (ax > best) {
                 best = ax;
             }
         }
     }
-    /*@ assert zero_witness: best == 0 ==> \abs(chk_sym_res(P, n, 0, 0)) == best; */
+    /*@ assert zero_witness: best == 0 ==> \abs(chk_res(core, A, B, C, n, 0, 0)) == best; */
+    /*@ assert all: \forall integer a, b; 0 <= a < n && 0 <= b < n ==>
+            \abs(chk_res(core, A, B, C, n, a, b)) <= best; */
+    /*@ assert some: \exists integer a, b; 0 <= a < n && 0 <= b < n &&
+            \abs(chk_res(core, A, B, C, n, a, b)) == best; */
+    /*@ assert prod_eq: core == CHK_PROD ==> \forall integer a, b; 0 <= a < n && 0 <= b < n ==>
+            \abs(chk_prod_res(A, B, C, 1, n, a, b)) == \abs(chk_res(core, A, B, C, n, a, b)); */
+    /*@ assert no_c_eq: core == CHK_PROD_NO_C ==> \forall integer a, b;
+            0 <= a < n && 0 <= b < n ==>
+            \abs(chk_prod_res(A, B, C, 0, n, a, b)) == \abs(chk_res(core, A, B, C, n, a, b)); */
+    /*@ assert prod_all: core == CHK_PROD ==> \forall integer a, b; 0 <= a < n && 0 <= b < n ==>
+            \abs(chk_prod_res(A, B, C, 1, n, a, b)) <= best; */
+    /*@ assert prod_some: core == CHK_PROD ==> \exists integer a, b; 0 <= a < n && 0 <= b < n &&
+            \abs(chk_prod_res(A, B, C, 1, n, a, b)) == best; */
+    /*@ assert no_c_all: core == CHK_PROD_NO_C ==> \forall integer a, b;
+            0 <= a < n && 0 <= b < n ==> \abs(chk_prod_res(A, B, C, 0, n, a, b)) <= best; */
+    /*@ assert no_c_some: core == CHK_PROD_NO_C ==> \exists integer a, b;
+            0 <= a < n && 0 <= b < n && \abs(chk_prod_res(A, B, C, 0, n, a, b)) == best; */
     return best;
 }
 
@@ -134,13 +149,6 @@ static nsm_status chk_finite3(size_t n, const double *A, const double *B, const 
     }
     return NSM_OK;
 }
-
-/* What a checker computes from the matrices it is given (chk_run). */
-typedef enum chk_core {
-    CHK_PROD = 0,      /* max_ij |(A·B − C)_ij| */
-    CHK_PROD_NO_C = 1, /* max_ij |(A·B)_ij|; C is not read (pass NULL) */
-    CHK_SYM = 2        /* max_ij |(A − Aᵀ)_ij|; B and C are not read (pass NULL) */
-} chk_core;
 
 /*
  * The one driver of the residual checkers: NULL arguments, then the size, then finiteness of
@@ -206,13 +214,7 @@ static nsm_status chk_run(chk_core core, size_t n, const double *A, const double
     if (nsm_spans_overlap(1u, out, 3u, mats)) {
         return NSM_ERR_ALIAS;
     }
-    if (core == CHK_PROD) {
-        *res = chk_prod_core(n, A, B, C, 1);
-    } else if (core == CHK_PROD_NO_C) {
-        *res = chk_prod_core(n, A, B, NULL, 0);
-    } else {
-        *res = chk_sym_core(n, A);
-    }
+    *res = chk_max_core(core, n, A, B, core == CHK_PROD ? C : NULL);
     return NSM_OK;
 }
 
