@@ -1,6 +1,7 @@
 /* Actuation Γ = (PB)⁺, R = BΓ (docs/math.md (P17)) and the regulation law (P19) = [D] eq. 21. */
 #include "nsmech/projection.h"
 #include "internal.h"
+#include "../linalg/internal.h"
 #include "../nsm_math.h"
 
 size_t nsm_proj_actuation_work(size_t n, size_t k)
@@ -186,18 +187,7 @@ static int nsm_proj_i_gains_ok(const nsm_proj_gains *g)
  */
 static double nsm_proj_i_norm2(size_t n, const double *x)
 {
-    double big = 0.0;
-    /*@ loop invariant 0 <= i <= n;
-        loop invariant big >= 0;
-        loop assigns i, big;
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        double a = fabs(x[i]);
-        if (a > big) {
-            big = a;
-        }
-    }
+    double big = nsm_vec_absmax(n, x);
     if (!(big > 0.0)) {
         return 0.0;
     }
@@ -232,14 +222,7 @@ static int nsm_proj_i_xi_ok(size_t n, const double *P, const double *xi, double 
      */
     for (size_t i = 0; i < n; i++) {
         /*@ assert row_in: i*n + n <= n*n; */
-        double acc = 0.0;
-        /*@ loop invariant 0 <= j <= n;
-            loop assigns j, acc;
-            loop variant n - j;
-         */
-        for (size_t j = 0; j < n; j++) {
-            acc += P[i * n + j] * xi[j];
-        }
+        double acc = nsm_vec_dot(n, P + i * n, xi);
         if (!(fabs(acc - xi[i]) <= tol)) {
             return 0;
         }
