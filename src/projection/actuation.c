@@ -1,6 +1,7 @@
 /* Actuation Γ = (PB)⁺, R = BΓ (docs/math.md (P17)) and the regulation law (P19) = [D] eq. 21. */
 #include "nsmech/projection.h"
 #include "internal.h"
+#include "../linalg/internal.h"
 #include "../nsm_math.h"
 
 size_t nsm_proj_actuation_work(size_t n, size_t k)
@@ -186,18 +187,7 @@ static int nsm_proj_i_gains_ok(const nsm_proj_gains *g)
  */
 static double nsm_proj_i_norm2(size_t n, const double *x)
 {
-    double big = 0.0;
-    /*@ loop invariant 0 <= i <= n;
-        loop invariant big >= 0;
-        loop assigns i, big;
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        double a = fabs(x[i]);
-        if (a > big) {
-            big = a;
-        }
-    }
+    double big = nsm_vec_absmax(n, x);
     if (!(big > 0.0)) {
         return 0.0;
     }
@@ -232,14 +222,7 @@ static int nsm_proj_i_xi_ok(size_t n, const double *P, const double *xi, double 
      */
     for (size_t i = 0; i < n; i++) {
         /*@ assert row_in: i*n + n <= n*n; */
-        double acc = 0.0;
-        /*@ loop invariant 0 <= j <= n;
-            loop assigns j, acc;
-            loop variant n - j;
-         */
-        for (size_t j = 0; j < n; j++) {
-            acc += P[i * n + j] * xi[j];
-        }
+        double acc = nsm_vec_dot(n, P + i * n, xi);
         if (!(fabs(acc - xi[i]) <= tol)) {
             return 0;
         }
@@ -347,16 +330,22 @@ static int control_alias(size_t n, size_t k, const double *P, const double *R,
     return nsm_spans_overlap(3, out, 8, in);
 }
 
+/*@ // What control_check and control_run read: P, the vectors and the gains, R with f, Γ with u.
+    predicate control_in{L}(integer n, integer k, double *P, double *R, double *Gamma,
+                            double *fg, double *q, double *qstar, double *qd, double *xi,
+                            nsm_proj_gains *gains, double *f, double *u) =
+        1 <= n <= NSM_MAX_DIM && k <= NSM_MAX_DIM && (u == \null || k > 0) &&
+        \valid_read{L}(P + (0 .. n*n - 1)) &&
+        (f == \null || \valid_read{L}(R + (0 .. n*n - 1))) &&
+        (u == \null || \valid_read{L}(Gamma + (0 .. k*n - 1))) &&
+        \valid_read{L}(fg + (0 .. n - 1)) && \valid_read{L}(q + (0 .. n - 1)) &&
+        \valid_read{L}(qstar + (0 .. n - 1)) && \valid_read{L}(qd + (0 .. n - 1)) &&
+        (xi == \null || \valid_read{L}(xi + (0 .. n - 1))) && \valid_read{L}(gains);
+ */
+
 /* The value checks of nsm_proj_control on non-null arguments of valid size, in the order of
    its error list (nothing is written). NSM_OK means the preconditions of control_run hold. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && k <= NSM_MAX_DIM && (u == \null || k > 0);
-    requires valid_P: \valid_read(P + (0 .. n*n - 1));
-    requires valid_R: f == \null || \valid_read(R + (0 .. n*n - 1));
-    requires valid_G: u == \null || \valid_read(Gamma + (0 .. k*n - 1));
-    requires valid_vec: \valid_read(fg + (0 .. n - 1)) && \valid_read(q + (0 .. n - 1)) &&
-                        \valid_read(qstar + (0 .. n - 1)) && \valid_read(qd + (0 .. n - 1)) &&
-                        (xi == \null || \valid_read(xi + (0 .. n - 1)));
-    requires valid_gains: \valid_read(gains);
+/*@ requires in: control_in(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u);
     requires valid_out: (f == \null || \valid_read(f + (0 .. n - 1))) &&
                         (u == \null || \valid_read(u + (0 .. k - 1)));
     requires valid_work: \valid_read(work + (0 .. lwork - 1));
@@ -404,15 +393,8 @@ static nsm_status control_check(size_t n, size_t k, const double *P, const doubl
 }
 
 /* The law on checked arguments: η (Unit(q̇), else ξ), v, then f = −Rv and u = −Γv. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && k <= NSM_MAX_DIM && (u == \null || k > 0);
+/*@ requires in: control_in(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u);
     requires room: 2*n <= lwork;
-    requires valid_P: \valid_read(P + (0 .. n*n - 1));
-    requires valid_R: f == \null || \valid_read(R + (0 .. n*n - 1));
-    requires valid_G: u == \null || \valid_read(Gamma + (0 .. k*n - 1));
-    requires valid_vec: \valid_read(fg + (0 .. n - 1)) && \valid_read(q + (0 .. n - 1)) &&
-                        \valid_read(qstar + (0 .. n - 1)) && \valid_read(qd + (0 .. n - 1)) &&
-                        (xi == \null || \valid_read(xi + (0 .. n - 1)));
-    requires valid_gains: \valid_read(gains);
     requires valid_out: (f == \null || \valid(f + (0 .. n - 1))) &&
                         (u == \null || \valid(u + (0 .. k - 1))) &&
                         (eta_case == \null || \valid(eta_case));

@@ -41,6 +41,46 @@ int nsm_proj_i_mu_ok(nsm_mu_mode mode, double mu)
     return 0;
 }
 
+/* The checks the three entry points below share, after their argument checks and in the order
+   of their error lists: a workspace of 2n² doubles; the n×n result out, the scalar result x
+   (absent: null) and the workspace apart from each other and from the n×n inputs a, b, c, d
+   (absent: null; only addresses are compared); the inputs finite. Nothing is written. */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid_in: (a == \null || \valid_read(a + (0 .. n*n - 1))) &&
+                       (b == \null || \valid_read(b + (0 .. n*n - 1))) &&
+                       (c == \null || \valid_read(c + (0 .. n*n - 1))) &&
+                       (d == \null || \valid_read(d + (0 .. n*n - 1)));
+    assigns \nothing;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_WORKSPACE ||
+                    \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+    ensures room: \result == NSM_OK ==> 2*n*n <= lwork;
+ */
+static nsm_status inertia_check(size_t n, size_t lwork, const double *out, const double *x,
+                                const double *work, const double *a, const double *b,
+                                const double *c, const double *d)
+{
+    size_t nn = n * n;
+    if (lwork < 2u * nn) {
+        return NSM_ERR_WORKSPACE;
+    }
+    const size_t by = nn * sizeof(double);
+    const nsm_span w[3] = {{(uintptr_t)out, by},
+                           {(uintptr_t)x, x != NULL ? sizeof(double) : 0u},
+                           {(uintptr_t)work, 2u * by}};
+    const nsm_span r[4] = {{(uintptr_t)a, a != NULL ? by : 0u},
+                           {(uintptr_t)b, b != NULL ? by : 0u},
+                           {(uintptr_t)c, c != NULL ? by : 0u},
+                           {(uintptr_t)d, d != NULL ? by : 0u}};
+    if (nsm_spans_overlap(3, w, 4, r)) {
+        return NSM_ERR_ALIAS;
+    }
+    if ((a != NULL && !nsm_all_finite(nn, a)) || (b != NULL && !nsm_all_finite(nn, b)) ||
+        (c != NULL && !nsm_all_finite(nn, c)) || (d != NULL && !nsm_all_finite(nn, d))) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    return NSM_OK;
+}
+
 /* The former entry point on the fields of nsm_proj_inertia's structures (its contract
    unchanged). */
 /*@ requires valid_M: M == \null || \valid_read(M + (0 .. n*n - 1));
@@ -85,24 +125,14 @@ static nsm_status inertia_core(size_t n, size_t r, const double *M, const double
         return NSM_ERR_ARG;
     }
     size_t nn = n * n;
-    if (lwork < 2u * nn) {
-        return NSM_ERR_WORKSPACE;
-    }
-    const double *Bc = Mbar;
-    if (nsm_proj_i_overlap(Bc, nn, M, nn) || nsm_proj_i_overlap(Bc, nn, P, nn) ||
-        nsm_proj_i_overlap(Bc, nn, work, 2u * nn) || nsm_proj_i_overlap(M, nn, work, 2u * nn) ||
-        nsm_proj_i_overlap(P, nn, work, 2u * nn) || nsm_proj_i_overlap(mu_used, 1, work, 2u * nn) ||
-        nsm_proj_i_overlap(Bc, nn, mu_used, 1) || nsm_proj_i_overlap(mu_used, 1, M, nn) ||
-        nsm_proj_i_overlap(mu_used, 1, P, nn)) {
-        return NSM_ERR_ALIAS;
-    }
-    if (!nsm_all_finite(nn, M) || !nsm_all_finite(nn, P)) {
-        return NSM_ERR_NOT_FINITE;
+    nsm_status st = inertia_check(n, lwork, Mbar, mu_used, work, M, P, NULL, NULL);
+    if (st != NSM_OK) {
+        return st;
     }
     double *T = work;
     double *U = work + nn;
     /* T = MP, U = PT = PMP. */
-    nsm_status st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, M, P, 0.0, T);
+    st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, M, P, 0.0, T);
     if (st != NSM_OK) {
         return st;
     }
@@ -203,25 +233,14 @@ static nsm_status cbar_core(size_t n, const double *M, const double *C, const do
         return NSM_ERR_ARG;
     }
     size_t nn = n * n;
-    if (lwork < 2u * nn) {
-        return NSM_ERR_WORKSPACE;
-    }
-    const double *Cc = Cbar;
-    if (nsm_proj_i_overlap(Cc, nn, M, nn) || nsm_proj_i_overlap(Cc, nn, C, nn) ||
-        nsm_proj_i_overlap(Cc, nn, P, nn) ||
-        nsm_proj_i_overlap(Cc, nn, Lambda, nn) || nsm_proj_i_overlap(Cc, nn, work, 2u * nn) ||
-        nsm_proj_i_overlap(M, nn, work, 2u * nn) || nsm_proj_i_overlap(C, nn, work, 2u * nn) ||
-        nsm_proj_i_overlap(P, nn, work, 2u * nn) || nsm_proj_i_overlap(Lambda, nn, work, 2u * nn)) {
-        return NSM_ERR_ALIAS;
-    }
-    if (!nsm_all_finite(nn, M) || !nsm_all_finite(nn, C) || !nsm_all_finite(nn, P) ||
-        !nsm_all_finite(nn, Lambda)) {
-        return NSM_ERR_NOT_FINITE;
+    nsm_status st = inertia_check(n, lwork, Cbar, NULL, work, M, C, P, Lambda);
+    if (st != NSM_OK) {
+        return st;
     }
     double *T = work;
     double *D = work + nn;
     /* T = ΛP; D = T + Tᵀ = ΛP + PΛᵀ. */
-    nsm_status st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, Lambda, P, 0.0, T);
+    st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, Lambda, P, 0.0, T);
     if (st != NSM_OK) {
         return st;
     }
@@ -267,23 +286,14 @@ nsm_status nsm_proj_oblique(size_t n, const double *M, const double *Mbar, const
         return NSM_ERR_SIZE;
     }
     size_t nn = n * n;
-    if (lwork < 2u * nn) {
-        return NSM_ERR_WORKSPACE;
-    }
-    const double *Sc = S;
-    if (nsm_proj_i_overlap(Sc, nn, M, nn) || nsm_proj_i_overlap(Sc, nn, Mbar, nn) ||
-        nsm_proj_i_overlap(Sc, nn, P, nn) || nsm_proj_i_overlap(Sc, nn, work, 2u * nn) ||
-        nsm_proj_i_overlap(M, nn, work, 2u * nn) || nsm_proj_i_overlap(Mbar, nn, work, 2u * nn) ||
-        nsm_proj_i_overlap(P, nn, work, 2u * nn)) {
-        return NSM_ERR_ALIAS;
-    }
-    if (!nsm_all_finite(nn, M) || !nsm_all_finite(nn, Mbar) || !nsm_all_finite(nn, P)) {
-        return NSM_ERR_NOT_FINITE;
+    nsm_status st = inertia_check(n, lwork, S, NULL, work, M, Mbar, P, NULL);
+    if (st != NSM_OK) {
+        return st;
     }
     double *L = work;
     double *X = work + nn;
     nsm_proj_i_copy(nn, Mbar, L);
-    nsm_status st = nsm_chol_factor(n, L);
+    st = nsm_chol_factor(n, L);
     if (st != NSM_OK) {
         return NSM_ERR_NOT_SPD;
     }

@@ -24,7 +24,7 @@ void nsm_proj_i_copy(size_t len, const double *x, double *out);
  */
 void nsm_proj_i_axpy(size_t len, const double *x, double s, const double *y, double *out);
 
-/** y = s·A·x with A rows×cols (x has cols entries, y rows); plain loops. */
+/** y = s·A·x with A rows×cols (x has cols entries, y rows): nsm_mat_vec. */
 /*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
     requires valid_A: rows * cols == 0 || \valid_read(A + (0 .. rows * cols - 1));
     requires valid_x: cols == 0 || \valid_read(x + (0 .. cols - 1));
@@ -34,7 +34,7 @@ void nsm_proj_i_axpy(size_t len, const double *x, double s, const double *y, dou
 void nsm_proj_i_mv(size_t rows, size_t cols, double s, const double *A, const double *x,
                    double *y);
 
-/** y = s·Aᵀ·x with A rows×cols (x has rows entries, y cols); plain loops. */
+/** y = s·Aᵀ·x with A rows×cols (x has rows entries, y cols): nsm_mat_vec. */
 /*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
     requires valid_A: rows * cols == 0 || \valid_read(A + (0 .. rows * cols - 1));
     requires valid_x: rows == 0 || \valid_read(x + (0 .. rows - 1));

@@ -46,11 +46,14 @@ static nsm_status projector_check(size_t n, size_t m, const double *A, double rt
     if (need == 0u || lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    if (nsm_proj_i_overlap(P, nn, Q, nn) || nsm_proj_i_overlap(P, nn, A, nm) ||
-        nsm_proj_i_overlap(Q, nn, A, nm) || nsm_proj_i_overlap(P, nn, work, need) ||
-        nsm_proj_i_overlap(Q, nn, work, need) || nsm_proj_i_overlap(Apinv, nm, P, nn) ||
-        nsm_proj_i_overlap(Apinv, nm, Q, nn) || nsm_proj_i_overlap(Apinv, nm, A, nm) ||
-        nsm_proj_i_overlap(Apinv, nm, work, need) || nsm_proj_i_overlap(A, nm, work, need)) {
+    /* P, Q, A⁺ and the workspace are written, A only read. */
+    const size_t b = sizeof(double);
+    const nsm_span w[4] = {{(uintptr_t)P, nn * b},
+                           {(uintptr_t)Q, nn * b},
+                           {(uintptr_t)Apinv, nm * b},
+                           {(uintptr_t)work, NSM_PROJ_WORK_BYTES(need)}};
+    const nsm_span r[1] = {{(uintptr_t)A, nm * b}};
+    if (nsm_spans_overlap(4, w, 1, r)) {
         return NSM_ERR_ALIAS;
     }
     if (!nsm_all_finite(nm, A)) {
@@ -179,20 +182,19 @@ static nsm_status rates_check(size_t n, size_t m, const double *Apinv, const dou
     if (Pdot != NULL && lwork < nn) {
         return NSM_ERR_WORKSPACE;
     }
-    if (nsm_proj_i_overlap(Lambda, nn, Apinv, nm) || nsm_proj_i_overlap(Lambda, nn, Adot, nm)) {
+    /* Λ, Ṗ and the workspace are written, A⁺, Ȧ and P only read; Ṗ, the workspace and P
+       take part only when Ṗ is asked for (length 0 otherwise). */
+    const size_t b = sizeof(double);
+    size_t lp = Pdot != NULL ? nn * b : 0u;
+    const nsm_span w[3] = {{(uintptr_t)Lambda, nn * b}, {(uintptr_t)Pdot, lp},
+                           {(uintptr_t)work, lp}};
+    const nsm_span r[3] = {{(uintptr_t)Apinv, nm * b}, {(uintptr_t)Adot, nm * b},
+                           {(uintptr_t)P, lp}};
+    if (nsm_spans_overlap(3, w, 3, r)) {
         return NSM_ERR_ALIAS;
     }
-    if (Pdot != NULL) {
-        if (nsm_proj_i_overlap(Lambda, nn, Pdot, nn) || nsm_proj_i_overlap(Lambda, nn, P, nn) ||
-            nsm_proj_i_overlap(Lambda, nn, work, nn) || nsm_proj_i_overlap(Pdot, nn, Apinv, nm) ||
-            nsm_proj_i_overlap(Pdot, nn, Adot, nm) || nsm_proj_i_overlap(Pdot, nn, P, nn) ||
-            nsm_proj_i_overlap(Pdot, nn, work, nn) || nsm_proj_i_overlap(Apinv, nm, work, nn) ||
-            nsm_proj_i_overlap(Adot, nm, work, nn) || nsm_proj_i_overlap(P, nn, work, nn)) {
-            return NSM_ERR_ALIAS;
-        }
-        if (!nsm_all_finite(nn, P)) {
-            return NSM_ERR_NOT_FINITE;
-        }
+    if (Pdot != NULL && !nsm_all_finite(nn, P)) {
+        return NSM_ERR_NOT_FINITE;
     }
     if (!nsm_all_finite(nm, Apinv) || !nsm_all_finite(nm, Adot)) {
         return NSM_ERR_NOT_FINITE;

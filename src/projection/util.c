@@ -37,151 +37,95 @@ void nsm_proj_i_axpy(size_t len, const double *x, double s, const double *y, dou
 void nsm_proj_i_mv(size_t rows, size_t cols, double s, const double *A, const double *x,
                    double *y)
 {
-    /*@ loop invariant 0 <= i <= rows;
-        loop assigns i, y[0 .. rows - 1];
-        loop variant rows - i;
-     */
-    for (size_t i = 0; i < rows; i++) {
-        /*@ assert row_in: i*cols + cols <= rows*cols; */
-        y[i] = s * nsm_vec_dot(cols, A + i * cols, x);
-    }
+    nsm_mat_vec(0, rows, cols, s, A, x, y);
 }
 
+/* nsm_mat_vec's transposed form: y = 0, then y += (s·x_i)·(row i of A) for i = 0, 1, ...; for
+   s = −1 (the one caller, dynamics.c) that is bit for bit −(Σ_i A_ij·x_i), negation being
+   exact. */
 void nsm_proj_i_mtv(size_t rows, size_t cols, double s, const double *A, const double *x,
                     double *y)
 {
-    /*@ loop invariant 0 <= j <= cols;
-        loop assigns j, y[0 .. cols - 1];
-        loop variant cols - j;
-     */
-    for (size_t j = 0; j < cols; j++) {
-        double acc = 0.0;
-        /*@ loop invariant 0 <= i <= rows;
-            loop assigns i, acc;
-            loop variant rows - i;
-         */
-        for (size_t i = 0; i < rows; i++) {
-            /*@ assert in: i*cols + j < rows*cols; */
-            acc += A[i * cols + j] * x[i];
-        }
-        y[j] = s * acc;
-    }
+    nsm_mat_vec(1, rows, cols, s, A, x, y);
 }
 
-/* Both helpers below compute each entry of the lower triangle once and store it at (i, j) and
-   (j, i): the output is symmetric whatever the inputs hold, even if they share storage with it.
-   Before row i, the leading i×i block is done; row i adds (i, j) and (j, i) for j <= i. */
-void nsm_proj_i_sym_plus(size_t n, const double *T, double c, double d, const double *Q,
-                         double *out)
+/* The four n×n writers below share this loop over the lower triangle: for i >= j, v is
+   stored at (i, j) and w at (j, i). For kinds 0 to 2, w = v is computed once, so the output is
+   symmetric whatever the inputs hold, even if they share storage with it (before row i the
+   leading i×i block is done; row i adds (i, j) and (j, i) for j <= i): 0, c·(T_ij + T_ji) +
+   d·(Q_ij + Q_ji); 1, δ_ij − (Q_ij + Q_ji)/2; 2, T_ij (the lower triangle of T mirrored).
+   Kind 3: v = T_ij − T_ji and w = T_ji − T_ij, so T − Tᵀ (T and out apart). */
+/*@ requires n: 1 <= n <= NSM_MAX_DIM;
+    requires valid: \valid_read(T + (0 .. n*n - 1)) && \valid_read(Q + (0 .. n*n - 1));
+    requires valid_out: \valid(out + (0 .. n*n - 1));
+    assigns out[0 .. n*n - 1];
+    ensures sym: kind != 3 ==> nsm_sym(out, n);
+ */
+static void tri_write(size_t n, int kind, const double *T, double c, double d, const double *Q,
+                      double *out)
 {
     /*@ loop invariant 0 <= i <= n;
-        loop invariant done: nsm_sym_block(out, n, i);
+        loop invariant done: kind != 3 ==> nsm_sym_block(out, n, i);
         loop assigns i, out[0 .. n*n - 1];
         loop variant n - i;
      */
     for (size_t i = 0; i < n; i++) {
         /*@ loop invariant 0 <= j <= i + 1;
-            loop invariant done: nsm_sym_block(out, n, i);
-            loop invariant row: \forall integer b; 0 <= b < j ==>
+            loop invariant done: kind != 3 ==> nsm_sym_block(out, n, i);
+            loop invariant row: kind != 3 ==> \forall integer b; 0 <= b < j ==>
                                     out[nsm_ix(n, i, b)] == out[nsm_ix(n, b, i)];
             loop assigns j, out[0 .. n*n - 1];
             loop variant i + 1 - j;
          */
         for (size_t j = 0; j <= i; j++) {
             /*@ assert in: nsm_ix(n, i, j) < n*n && nsm_ix(n, j, i) < n*n; */
-            double v = c * (T[i * n + j] + T[j * n + i]) + d * (Q[i * n + j] + Q[j * n + i]);
+            double v;
+            double w;
+            if (kind == 0) {
+                v = c * (T[i * n + j] + T[j * n + i]) + d * (Q[i * n + j] + Q[j * n + i]);
+            } else if (kind == 1) {
+                v = (i == j ? 1.0 : 0.0) - (Q[i * n + j] + Q[j * n + i]) / 2;
+            } else if (kind == 2) {
+                v = T[i * n + j];
+            } else {
+                v = T[i * n + j] - T[j * n + i];
+            }
+            w = kind == 3 ? T[j * n + i] - T[i * n + j] : v;
             out[i * n + j] = v;
-            out[j * n + i] = v;
+            out[j * n + i] = w;
         }
     }
+}
+
+void nsm_proj_i_sym_plus(size_t n, const double *T, double c, double d, const double *Q,
+                         double *out)
+{
+    tri_write(n, 0, T, c, d, Q, out);
 }
 
 void nsm_proj_i_eye_minus(size_t n, const double *Q, double *out)
 {
-    /*@ loop invariant 0 <= i <= n;
-        loop invariant done: nsm_sym_block(out, n, i);
-        loop assigns i, out[0 .. n*n - 1];
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        /*@ loop invariant 0 <= j <= i + 1;
-            loop invariant done: nsm_sym_block(out, n, i);
-            loop invariant row: \forall integer b; 0 <= b < j ==>
-                                    out[nsm_ix(n, i, b)] == out[nsm_ix(n, b, i)];
-            loop assigns j, out[0 .. n*n - 1];
-            loop variant i + 1 - j;
-         */
-        for (size_t j = 0; j <= i; j++) {
-            /*@ assert in: nsm_ix(n, i, j) < n*n && nsm_ix(n, j, i) < n*n; */
-            double v = (i == j ? 1.0 : 0.0) - (Q[i * n + j] + Q[j * n + i]) / 2;
-            out[i * n + j] = v;
-            out[j * n + i] = v;
-        }
-    }
+    tri_write(n, 1, Q, 0.0, 0.0, Q, out);
 }
 
 void nsm_proj_i_sym_copy(size_t n, const double *X, double *out)
 {
-    /*@ loop invariant 0 <= i <= n;
-        loop invariant done: nsm_sym_block(out, n, i);
-        loop assigns i, out[0 .. n*n - 1];
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        /*@ loop invariant 0 <= j <= i + 1;
-            loop invariant done: nsm_sym_block(out, n, i);
-            loop invariant row: \forall integer b; 0 <= b < j ==>
-                                    out[nsm_ix(n, i, b)] == out[nsm_ix(n, b, i)];
-            loop assigns j, out[0 .. n*n - 1];
-            loop variant i + 1 - j;
-         */
-        for (size_t j = 0; j <= i; j++) {
-            /*@ assert in: nsm_ix(n, i, j) < n*n && nsm_ix(n, j, i) < n*n; */
-            double v = X[i * n + j];
-            out[i * n + j] = v;
-            out[j * n + i] = v;
-        }
-    }
+    tri_write(n, 2, X, 0.0, 0.0, X, out);
 }
 
 void nsm_proj_i_skew(size_t n, const double *X, double *out)
 {
-    /*@ loop invariant 0 <= i <= n;
-        loop assigns i, out[0 .. n*n - 1];
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        /*@ loop invariant 0 <= j <= n;
-            loop assigns j, out[0 .. n*n - 1];
-            loop variant n - j;
-         */
-        for (size_t j = 0; j < n; j++) {
-            /*@ assert in: i*n + j < n*n && j*n + i < n*n; */
-            out[i * n + j] = X[i * n + j] - X[j * n + i];
-        }
-    }
+    tri_write(n, 3, X, 0.0, 0.0, X, out);
 }
 
 void nsm_proj_i_zero(size_t len, double *out)
 {
-    /*@ loop invariant 0 <= i <= len;
-        loop assigns i, out[0 .. len - 1];
-        loop variant len - i;
-     */
-    for (size_t i = 0; i < len; i++) {
-        out[i] = 0.0;
-    }
+    nsm_vec_zero(len, out);
 }
 
 void nsm_proj_i_scaled(size_t len, double s, const double *x, double *out)
 {
-    /*@ loop invariant 0 <= i <= len;
-        loop assigns i, out[0 .. len - 1];
-        loop variant len - i;
-     */
-    for (size_t i = 0; i < len; i++) {
-        out[i] = s * x[i];
-    }
+    nsm_vec_scale(len, s, x, out);
 }
 
 void nsm_proj_i_add_diag(size_t n, double s, double *X)
