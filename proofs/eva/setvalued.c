@@ -12,19 +12,32 @@ double nsm_eva_in[NSM_EVA_SLOTS];
 #define MAG_LO 1e-40
 #define MAG_HI 1e40
 
+/* A cone point: d in {1, 2}, mu in [0, 1e10], ln in [-1e40, 1e40], lt[i] = 0 or |lt[i]| in
+   [1e-40, 1e40] (slots 0, 2, 3, 4). */
+typedef struct cone_point {
+    size_t d;
+    double mu, ln, lt[2];
+} cone_point;
+
+static cone_point cone_inputs(void)
+{
+    cone_point c;
+    c.d = (size_t)Frama_C_interval_split(1, 2);
+    c.mu = in_range(0, 0.0, MU_HI);
+    c.ln = in_range(2, -BIG, BIG);
+    c.lt[0] = in_mag(3, MAG_LO, MAG_HI);
+    c.lt[1] = in_mag(4, MAG_LO, MAG_HI);
+    return c;
+}
+
 /* eva-ranges: d in {1, 2}, mu in [0, 1e10], tol in [0, 1e40], ln in [-1e40, 1e40], lt[i] = 0 or
    |lt[i]| in [1e-40, 1e40] */
 void eva_main_cone_contains(void)
 {
-    size_t d = (size_t)Frama_C_interval_split(1, 2);
-    double mu = in_range(0, 0.0, MU_HI);
+    cone_point c = cone_inputs();
     double tol = in_range(1, 0.0, BIG);
-    double ln = in_range(2, -BIG, BIG);
-    double lt[2];
-    lt[0] = in_mag(3, MAG_LO, MAG_HI);
-    lt[1] = in_mag(4, MAG_LO, MAG_HI);
     int inside = 0;
-    nsm_status st = nsm_cone_contains(d, mu, ln, lt, tol, &inside);
+    nsm_status st = nsm_cone_contains(c.d, c.mu, c.ln, c.lt, tol, &inside);
     Frama_C_show_each_reached(st);
 }
 
@@ -32,15 +45,10 @@ void eva_main_cone_contains(void)
    1e40] */
 void eva_main_cone_project(void)
 {
-    size_t d = (size_t)Frama_C_interval_split(1, 2);
-    double mu = in_range(0, 0.0, MU_HI);
-    double ln = in_range(2, -BIG, BIG);
-    double lt[2];
-    lt[0] = in_mag(3, MAG_LO, MAG_HI);
-    lt[1] = in_mag(4, MAG_LO, MAG_HI);
+    cone_point c = cone_inputs();
     double pn = 0.0;
     double pt[2] = {0.0, 0.0};
-    nsm_status st = nsm_cone_project(d, mu, ln, lt, &pn, pt);
+    nsm_status st = nsm_cone_project(c.d, c.mu, c.ln, c.lt, &pn, pt);
     Frama_C_show_each_reached(st);
 }
 
