@@ -27,6 +27,10 @@
   predicate nsm_rows_sep{L}(double *A, double *v, integer m, integer n, real tol) =
       \forall integer c; 0 <= c < m ==> nsm_rowdot(A, n, c, v, n) >= -tol;
 
+  // The first n entries of a are the same at labels L1 and L2 (nothing written there).
+  predicate nsm_unchanged{L1, L2}(double *a, integer n) =
+      \forall integer i; 0 <= i < n ==> \at(a[i], L1) == \at(a[i], L2);
+
   // Index arithmetic facts for dimensions bounded by NSM_MAX_DIM (1024).
   predicate small_dim(integer n) = 0 <= n <= 1024;
 */

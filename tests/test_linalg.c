@@ -961,6 +961,38 @@ static void test_errors_svd(void)
     CU_ASSERT_EQUAL(nsm_pinv(1, 2, T, 0.0, &rank, X, work, 64), NSM_ERR_NOT_FINITE);
 }
 
+/* The exact error behaviours of nsmech/linalg.h: NSM_ERR_WORKSPACE exactly when lwork is below
+   the query (behaviour small_work: nothing written, work included), and nothing written at all
+   on NSM_ERR_ARG or NSM_ERR_ALIAS (clauses alias_untouched, arg_untouched): every buffer,
+   work included, keeps its byte pattern. One double short fails; the query itself succeeds. */
+#define UNW_WORK 64
+static void test_errors_write_nothing(void)
+{
+    double buf[3 * 2 + 2 + 6 + 4 + UNW_WORK + 9], ref[sizeof buf / sizeof(double)];
+    double *A = buf, *s = A + 6, *U = s + 2, *V = U + 6, *work = V + 4, *basis = work + UNW_WORK;
+    size_t rank = 77, lw = nsm_svd_work(3, 2), lr = nsm_range_null_work(2, 3);
+    CU_ASSERT_FATAL(lw <= UNW_WORK && lr <= UNW_WORK);
+    for (size_t i = 0; i < sizeof buf / sizeof(double); i++) {
+        buf[i] = 0.25 + (double)i;
+    }
+    memcpy(ref, buf, sizeof buf);
+    CU_ASSERT_EQUAL(nsm_svd(3, 2, A, s, U, V, work, lw - 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_svd(3, 2, A, s, U, s, work, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, s, basis, work, lr - 1),
+                    NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 2.0, &rank, s, basis, work, lr), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, s, basis, basis, lr), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, 1e-10, &rank, U, work, lw - 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, -1.0, &rank, U, work, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, 1e-10, &rank, U, U, lw), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(memcmp(buf, ref, sizeof buf), 0);
+    CU_ASSERT_EQUAL(rank, 77u);
+    /* the same calls with the queried workspace succeed */
+    CU_ASSERT_EQUAL(nsm_svd(3, 2, A, s, U, V, work, lw), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, s, basis, work, lr), NSM_OK);
+    CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, 1e-10, &rank, U, work, lw), NSM_OK);
+}
+
 /* ---- per-argument sweeps (tests/support/sweep.h) and rare paths ------------------------ */
 
 static nsm_status sw_svd(void *const *a, void *c)
@@ -1247,6 +1279,7 @@ static CU_TestInfo linalg_tests[] = {
     {"error statuses: products", test_errors_products},
     {"error statuses: Cholesky", test_errors_chol},
     {"error statuses: SVD, rank, bases, pinv", test_errors_svd},
+    {"error statuses: workspace and aliasing write nothing, work included", test_errors_write_nothing},
     {"each argument: SVD, bases, pinv (NULL, overlap, NaN/Inf)", test_sweep_svd},
     {"SVD of graded, nearly orthogonal columns vs the 2x2 closed form", test_svd_graded_columns},
     {"bases of a row space along a coordinate axis", test_range_null_axis},

@@ -256,7 +256,9 @@ size_t nsm_svd_work(size_t m, size_t n);
  * U or V may be NULL when not wanted. m or n may be 0 (p = 0, nothing written).
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_NOT_FINITE (also when s_1 exceeds DBL_MAX),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (outputs and work must not overlap A or each other),
- * NSM_ERR_NO_CONVERGENCE (more than NSM_SVD_MAX_SWEEPS sweeps); only work is written on error.
+ * NSM_ERR_NO_CONVERGENCE (more than NSM_SVD_MAX_SWEEPS sweeps); only work is written on error,
+ * and nothing at all on NSM_ERR_WORKSPACE (exactly when lwork < nsm_svd_work(m, n)) or
+ * NSM_ERR_ALIAS (proved: behaviour small_work, clauses alias_untouched and only_work).
  *
  * Method: the p vectors of the shorter side (columns of A if m >= n, of Aᵀ otherwise), scaled
  * by 1/max|A_ij|, are rotated pairwise (cyclic one-sided Jacobi, Rutishauser's rotation) until
@@ -283,13 +285,32 @@ size_t nsm_svd_work(size_t m, size_t n);
       assumes A == \null || s == \null || work == \null;
       assigns \nothing;
       ensures \result == NSM_ERR_NULL;
+    behavior small_work:
+      assumes 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
+      assumes A != \null && s != \null && work != \null;
+      assumes lwork < nsm_svd_lwork(m, n);
+      assigns \nothing;
+      ensures \result == NSM_ERR_WORKSPACE;
     behavior valid_args:
       assumes 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
       assumes A != \null && s != \null && work != \null;
-      ensures status: \result == NSM_OK || \result == NSM_ERR_WORKSPACE ||
-                      \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE ||
-                      \result == NSM_ERR_NO_CONVERGENCE;
-      ensures workspace: lwork < nsm_svd_lwork(m, n) ==> \result == NSM_ERR_WORKSPACE;
+      assumes lwork >= nsm_svd_lwork(m, n);
+      ensures status: \result == NSM_OK || \result == NSM_ERR_ALIAS ||
+                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NO_CONVERGENCE;
+      ensures alias_untouched: \result == NSM_ERR_ALIAS ==>
+                nsm_unchanged{Old, Here}(s, nsm_lmin(m, n)) &&
+                (U == \null || nsm_unchanged{Old, Here}(U, m*nsm_lmin(m, n))) &&
+                (V == \null || nsm_unchanged{Old, Here}(V, n*nsm_lmin(m, n))) &&
+                nsm_unchanged{Old, Here}(work, lwork);
+      ensures only_work: \result != NSM_OK ==>
+                (\separated(work + (0 .. lwork - 1), s + (0 .. nsm_lmin(m, n) - 1)) ==>
+                 nsm_unchanged{Old, Here}(s, nsm_lmin(m, n))) &&
+                (U != \null && \separated(work + (0 .. lwork - 1),
+                                           U + (0 .. m*nsm_lmin(m, n) - 1)) ==>
+                 nsm_unchanged{Old, Here}(U, m*nsm_lmin(m, n))) &&
+                (V != \null && \separated(work + (0 .. lwork - 1),
+                                           V + (0 .. n*nsm_lmin(m, n) - 1)) ==>
+                 nsm_unchanged{Old, Here}(V, n*nsm_lmin(m, n)));
     complete behaviors;
     disjoint behaviors;
  */
@@ -343,7 +364,9 @@ size_t nsm_range_null_work(size_t m, size_t n);
  * m < n the null-space columns come from a Householder QR of those r columns.
  * Errors: NSM_ERR_SIZE, NSM_ERR_NULL, NSM_ERR_ARG (rtol not in [0, 1)), NSM_ERR_WORKSPACE,
  * NSM_ERR_ALIAS (two of A, sv, basis, work overlap, or *rank overlaps one of them),
- * NSM_ERR_NOT_FINITE, NSM_ERR_NO_CONVERGENCE; only work is written on error.
+ * NSM_ERR_NOT_FINITE, NSM_ERR_NO_CONVERGENCE; only work is written on error, and nothing at
+ * all on NSM_ERR_WORKSPACE (exactly when rtol is valid and lwork < nsm_range_null_work(m, n)),
+ * NSM_ERR_ARG or NSM_ERR_ALIAS (proved as for nsm_svd).
  */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
     requires valid_rank: rank == \null || \valid(rank);
@@ -361,16 +384,36 @@ size_t nsm_range_null_work(size_t m, size_t n);
               (nsm_range_null_lwork(m, n) > 0 && work == \null);
       assigns \nothing;
       ensures \result == NSM_ERR_NULL;
+    behavior small_work:
+      assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
+      assumes !(rank == \null || (m*n > 0 && A == \null) || (n > 0 && basis == \null) ||
+                (nsm_range_null_lwork(m, n) > 0 && work == \null));
+      assumes 0 <= rtol < 1 && lwork < nsm_range_null_lwork(m, n);
+      assigns \nothing;
+      ensures \result == NSM_ERR_WORKSPACE;
     behavior valid_args:
       assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
       assumes !(rank == \null || (m*n > 0 && A == \null) || (n > 0 && basis == \null) ||
                 (nsm_range_null_lwork(m, n) > 0 && work == \null));
+      assumes !(0 <= rtol < 1 && lwork < nsm_range_null_lwork(m, n));
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
-                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NO_CONVERGENCE;
+                      \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_NO_CONVERGENCE;
       ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
       ensures rank_bound: \result == NSM_OK ==> 0 <= *rank <= nsm_lmin(m, n);
       ensures no_constraints: \result == NSM_OK && m == 0 ==> *rank == 0;
+      ensures arg_untouched: \result == NSM_ERR_ARG || \result == NSM_ERR_ALIAS ==>
+                *rank == \old(*rank) &&
+                (sv == \null || nsm_unchanged{Old, Here}(sv, nsm_lmin(m, n))) &&
+                nsm_unchanged{Old, Here}(basis, n*n) &&
+                nsm_unchanged{Old, Here}(work, lwork);
+      ensures only_work: \result != NSM_OK ==>
+                (\separated(work + (0 .. lwork - 1), rank) ==> *rank == \old(*rank)) &&
+                (sv != \null && \separated(work + (0 .. lwork - 1),
+                                            sv + (0 .. nsm_lmin(m, n) - 1)) ==>
+                 nsm_unchanged{Old, Here}(sv, nsm_lmin(m, n))) &&
+                (\separated(work + (0 .. lwork - 1), basis + (0 .. n*n - 1)) ==>
+                 nsm_unchanged{Old, Here}(basis, n*n));
     complete behaviors;
     disjoint behaviors;
  */
@@ -390,7 +433,9 @@ size_t nsm_pinv_work(size_t m, size_t n);
  * (rank 0, X empty). Errors: NSM_ERR_SIZE, NSM_ERR_NULL, NSM_ERR_ARG (rtol not in [0, 1)),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (two of A, X, work overlap, or *rank overlaps one of them),
  * NSM_ERR_NOT_FINITE (NaN/Inf in A, or ‖A⁺‖ = 1/s_r beyond DBL_MAX), NSM_ERR_NO_CONVERGENCE;
- * only work is written on error.
+ * only work is written on error, and nothing at all on NSM_ERR_WORKSPACE (exactly when rtol
+ * is valid and lwork < nsm_pinv_work(m, n)), NSM_ERR_ARG or NSM_ERR_ALIAS (proved as for
+ * nsm_svd).
  */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
     requires valid_rank: rank == \null || \valid(rank);
@@ -406,14 +451,28 @@ size_t nsm_pinv_work(size_t m, size_t n);
       assumes rank == \null || (nsm_lmin(m, n) > 0 && (A == \null || X == \null || work == \null));
       assigns \nothing;
       ensures \result == NSM_ERR_NULL;
+    behavior small_work:
+      assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
+      assumes !(rank == \null || (nsm_lmin(m, n) > 0 && (A == \null || X == \null || work == \null)));
+      assumes 0 <= rtol < 1 && lwork < nsm_svd_lwork(m, n);
+      assigns \nothing;
+      ensures \result == NSM_ERR_WORKSPACE;
     behavior valid_args:
       assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
       assumes !(rank == \null || (nsm_lmin(m, n) > 0 && (A == \null || X == \null || work == \null)));
+      assumes !(0 <= rtol < 1 && lwork < nsm_svd_lwork(m, n));
       ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
-                      \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NO_CONVERGENCE;
+                      \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE ||
+                      \result == NSM_ERR_NO_CONVERGENCE;
       ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
       ensures rank_bound: \result == NSM_OK ==> 0 <= *rank <= nsm_lmin(m, n);
+      ensures arg_untouched: \result == NSM_ERR_ARG || \result == NSM_ERR_ALIAS ==>
+                *rank == \old(*rank) && nsm_unchanged{Old, Here}(X, n*m) &&
+                nsm_unchanged{Old, Here}(work, lwork);
+      ensures only_work: \result != NSM_OK ==>
+                (\separated(work + (0 .. lwork - 1), rank) ==> *rank == \old(*rank)) &&
+                (\separated(work + (0 .. lwork - 1), X + (0 .. n*m - 1)) ==>
+                 nsm_unchanged{Old, Here}(X, n*m));
     complete behaviors;
     disjoint behaviors;
  */

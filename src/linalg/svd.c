@@ -439,7 +439,7 @@ static int svd_alias(size_t m, size_t n, const double *A, const double *s, const
       assumes A != \null && s != \null && work != \null;
       ensures status: \result == NSM_OK || \result == NSM_ERR_WORKSPACE ||
                       \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
-      ensures workspace: lwork < nsm_svd_lwork(m, n) ==> \result == NSM_ERR_WORKSPACE;
+      ensures workspace: \result == NSM_ERR_WORKSPACE <==> lwork < nsm_svd_lwork(m, n);
     complete behaviors;
     disjoint behaviors;
  */
@@ -480,6 +480,15 @@ static nsm_status svd_check(size_t m, size_t n, const double *A, const double *s
             V[0 .. n*nsm_lmin(m, n) - 1], work[0 .. nsm_svd_lwork(m, n) - 1];
     ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
                     \result == NSM_ERR_NO_CONVERGENCE;
+    ensures only_work: \result != NSM_OK ==>
+              (\separated(work + (0 .. nsm_svd_lwork(m, n) - 1), s + (0 .. nsm_lmin(m, n) - 1)) ==>
+               nsm_unchanged{Old, Here}(s, nsm_lmin(m, n))) &&
+              (U != \null && \separated(work + (0 .. nsm_svd_lwork(m, n) - 1),
+                                         U + (0 .. m*nsm_lmin(m, n) - 1)) ==>
+               nsm_unchanged{Old, Here}(U, m*nsm_lmin(m, n))) &&
+              (V != \null && \separated(work + (0 .. nsm_svd_lwork(m, n) - 1),
+                                         V + (0 .. n*nsm_lmin(m, n) - 1)) ==>
+               nsm_unchanged{Old, Here}(V, n*nsm_lmin(m, n)));
  */
 static nsm_status svd_run(size_t m, size_t n, const double *A, double *s, double *U, double *V,
                           double *work)
@@ -752,6 +761,8 @@ static int range_null_alias(size_t m, size_t n, const double *A, const size_t *r
                       \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
                       \result == NSM_ERR_NOT_FINITE;
       ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
+      ensures workspace: \result == NSM_ERR_WORKSPACE <==>
+                         (0 <= rtol < 1 && lwork < nsm_range_null_lwork(m, n));
     complete behaviors;
     disjoint behaviors;
  */
@@ -795,6 +806,14 @@ static nsm_status range_null_check(size_t m, size_t n, const double *A, double r
     ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
                     \result == NSM_ERR_NO_CONVERGENCE;
     ensures rank_bound: \result == NSM_OK ==> 0 <= *rank <= nsm_lmin(m, n);
+    ensures only_work: \result != NSM_OK ==>
+              (\separated(work + (0 .. nsm_range_null_lwork(m, n) - 1), rank) ==>
+               *rank == \old(*rank)) &&
+              (sv != \null && \separated(work + (0 .. nsm_range_null_lwork(m, n) - 1),
+                                          sv + (0 .. nsm_lmin(m, n) - 1)) ==>
+               nsm_unchanged{Old, Here}(sv, nsm_lmin(m, n))) &&
+              (\separated(work + (0 .. nsm_range_null_lwork(m, n) - 1), basis + (0 .. n*n - 1)) ==>
+               nsm_unchanged{Old, Here}(basis, n*n));
  */
 static nsm_status range_null_run(size_t m, size_t n, const double *A, double rtol,
                                  size_t *rank, double *sv, double *basis, double *work)
@@ -903,6 +922,8 @@ static int pinv_alias(size_t m, size_t n, const double *A, const size_t *rank, c
                       \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
                       \result == NSM_ERR_NOT_FINITE;
       ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
+      ensures workspace: \result == NSM_ERR_WORKSPACE <==>
+                         (0 <= rtol < 1 && lwork < nsm_svd_lwork(m, n));
     complete behaviors;
     disjoint behaviors;
  */
@@ -971,6 +992,11 @@ static void pinv_scale_rows(size_t r, size_t p, size_t q, double *H, const doubl
     ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
                     \result == NSM_ERR_NO_CONVERGENCE;
     ensures rank_bound: \result == NSM_OK ==> 0 <= *rank <= nsm_lmin(m, n);
+    ensures only_work: \result != NSM_OK ==>
+              (\separated(work + (0 .. nsm_svd_lwork(m, n) - 1), rank) ==>
+               *rank == \old(*rank)) &&
+              (\separated(work + (0 .. nsm_svd_lwork(m, n) - 1), X + (0 .. n*m - 1)) ==>
+               nsm_unchanged{Old, Here}(X, n*m));
  */
 static nsm_status pinv_run(size_t m, size_t n, const double *A, double rtol, size_t *rank,
                            double *X, double *work)
