@@ -1155,6 +1155,50 @@ static void test_bad_inertia_cbar_oblique(void)
     CU_ASSERT_EQUAL(nsm_proj_oblique(n, M, Mb, P, S, w, lw), NSM_ERR_NOT_FINITE);
 }
 
+/* The exact error behaviours of nsm_proj_dynamics (nsmech/projection.h, clauses workspace,
+   short_work, untouched): one double short of nsm_proj_dynamics_work gives
+   NSM_ERR_WORKSPACE, the query's size works; on NSM_ERR_WORKSPACE, NSM_ERR_ARG and
+   NSM_ERR_ALIAS every output (q̈, f_c, P, M̄, info) and the whole workspace keep their bytes. */
+static void test_dynamics_errors_write_nothing(void)
+{
+    const size_t n = 3, m = 1;
+    const double M[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2}, C[9] = {0}, A[3] = {1, 0, 0},
+                 Ad[3] = {0}, f[3] = {1, 1, 1}, fg[3] = {0}, qd[3] = {0};
+    size_t need = nsm_proj_dynamics_work(n, m);
+    CU_ASSERT_FATAL(need > 0 && need + 4 <= g_lwork);
+    double out[3 + 3 + 9 + 9], keep_out[sizeof out / sizeof(double)];
+    double *w = g_work, *keep_w = malloc((need + 4) * sizeof(double));
+    CU_ASSERT_FATAL(keep_w != NULL);
+    for (size_t i = 0; i < sizeof out / sizeof(double); i++) {
+        out[i] = 0.5 + (double)i;
+    }
+    for (size_t i = 0; i < need + 4; i++) {
+        w[i] = -0.5 - (double)i;
+    }
+    memcpy(keep_out, out, sizeof out);
+    memcpy(keep_w, w, (need + 4) * sizeof(double));
+    const nsm_proj_problem prob = {n, m, M, C, A, Ad, f, fg, qd};
+    nsm_proj_dynamics_result res = {out, out + 3, out + 6, out + 15, {42, 4.5}};
+    nsm_proj_opts good = NSM_PROJ_OPTS_DEFAULT, bad = NSM_PROJ_OPTS_DEFAULT;
+    bad.rank_rtol = 1.5;
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &good, &res, w, need - 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, NULL, &res, w, need - 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &bad, &res, w, need - 1), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &bad, &res, w, need), NSM_ERR_ARG);
+    res.Mbar = out + 7; /* M̄ over P */
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &good, &res, w, need), NSM_ERR_ALIAS);
+    res.Mbar = out + 15;
+    res.fc = w + need - 1; /* f_c over the end of the workspace */
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &good, &res, w, need), NSM_ERR_ALIAS);
+    CU_ASSERT(memcmp(out, keep_out, sizeof out) == 0);
+    CU_ASSERT(memcmp(w, keep_w, (need + 4) * sizeof(double)) == 0);
+    CU_ASSERT(res.info.rank == 42 && res.info.mu == 4.5);
+    res.fc = out + 3;
+    CU_ASSERT_EQUAL(nsm_proj_dynamics(&prob, &good, &res, w, need), NSM_OK);
+    CU_ASSERT_EQUAL(res.info.rank, 1u);
+    free(keep_w);
+}
+
 static void test_bad_dynamics(void)
 {
     const size_t n = 3, m = 1;
@@ -1935,6 +1979,7 @@ static CU_TestInfo proj_tests[] = {
     {"bad input: projector, rates, omega", test_bad_projector_rates},
     {"bad input: inertia, cbar, oblique", test_bad_inertia_cbar_oblique},
     {"bad input: dynamics", test_bad_dynamics},
+    {"dynamics: workspace, option and aliasing errors write nothing", test_dynamics_errors_write_nothing},
     {"bad input: actuation, control", test_bad_actuation_control},
     {"Lyapunov monitor: closed form and every error", test_lyapunov_monitor},
     {"control law at the goal, and with no freedom left", test_control_goal_and_no_freedom},

@@ -438,10 +438,17 @@ typedef struct nsm_proj_info {
     double mu;    /**< the virtual mass μ used in M̄ */
 } nsm_proj_info;
 
+/*@ // The workspace nsm_proj_dynamics_work returns for 1 <= n <= NSM_MAX_DIM, m <= NSM_MAX_DIM.
+    logic integer nsm_proj_dynamics_lwork(integer n, integer m) =
+      3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m;
+ */
+
 /** Workspace (doubles) for nsm_proj_dynamics; 0 if n or m is out of range. */
 /*@ assigns \nothing;
     ensures range: \result == 0 || (1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM &&
                    \result == 3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m);
+    ensures exact: 1 <= n <= NSM_MAX_DIM && m <= NSM_MAX_DIM ==>
+                   \result == nsm_proj_dynamics_lwork(n, m) && \result >= 1;
  */
 size_t nsm_proj_dynamics_work(size_t n, size_t m);
 
@@ -520,6 +527,7 @@ typedef struct nsm_proj_dynamics_result {
               prob->M == \null || prob->C == \null || prob->f == \null || prob->fg == \null ||
               prob->qd == \null || res->qdd == \null || work == \null ||
               (prob->m > 0 && (prob->A == \null || prob->Adot == \null));
+      assigns \nothing;
       ensures \result == NSM_ERR_NULL;
     behavior bad_size:
       assumes !(prob == \null || res == \null ||
@@ -527,6 +535,7 @@ typedef struct nsm_proj_dynamics_result {
                 prob->qd == \null || res->qdd == \null || work == \null ||
                 (prob->m > 0 && (prob->A == \null || prob->Adot == \null)));
       assumes prob->n == 0 || prob->n > NSM_MAX_DIM || prob->m > NSM_MAX_DIM;
+      assigns \nothing;
       ensures \result == NSM_ERR_SIZE;
     behavior valid_args:
       assumes !(prob == \null || res == \null ||
@@ -543,6 +552,20 @@ typedef struct nsm_proj_dynamics_result {
                           (opts->mu_mode != NSM_MU_OPTIMAL && opts->mu_mode != NSM_MU_GIVEN) ||
                           (opts->mu_mode == NSM_MU_GIVEN && !(opts->mu > 0))))
                         ==> \result == NSM_ERR_ARG;
+      ensures workspace: \result == NSM_ERR_WORKSPACE ==>
+                         lwork < nsm_proj_dynamics_lwork(\old(prob->n), \old(prob->m));
+      ensures short_work: lwork < nsm_proj_dynamics_lwork(\old(prob->n), \old(prob->m)) ==>
+                          \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ARG;
+      ensures untouched: \result == NSM_ERR_ARG || \result == NSM_ERR_WORKSPACE ||
+                         \result == NSM_ERR_ALIAS ==>
+                nsm_unchanged{Old, Here}(\old(res->qdd), \old(prob->n)) &&
+                (\old(res->fc) == \null || nsm_unchanged{Old, Here}(\old(res->fc), \old(prob->n))) &&
+                (\old(res->P) == \null ||
+                 nsm_unchanged{Old, Here}(\old(res->P), \old(prob->n)*\old(prob->n))) &&
+                (\old(res->Mbar) == \null ||
+                 nsm_unchanged{Old, Here}(\old(res->Mbar), \old(prob->n)*\old(prob->n))) &&
+                res->info.rank == \old(res->info.rank) && res->info.mu == \old(res->info.mu) &&
+                nsm_unchanged{Old, Here}(work, lwork);
       ensures info: \result == NSM_OK ==> res->info.rank <= \old(prob->n) &&
                     res->info.rank <= \old(prob->m) && res->info.mu > 0;
       ensures sym_P: \result == NSM_OK && \old(res->P) != \null &&

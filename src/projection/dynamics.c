@@ -317,6 +317,7 @@ int nsm_proj_i_opts_ok(const nsm_proj_opts *o)
                       ==> \result == NSM_ERR_ARG;
     ensures room: \result == NSM_OK ==>
                   3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m <= lwork;
+    ensures workspace: \result == NSM_ERR_WORKSPACE ==> lwork < nsm_proj_dynamics_lwork(n, m);
     ensures opts_ok: \result == NSM_OK && opts != \null ==>
                      0 <= opts->rank_rtol < 1 &&
                      (opts->mu_mode == NSM_MU_OPTIMAL || opts->mu_mode == NSM_MU_GIVEN) &&
@@ -374,10 +375,8 @@ static nsm_status dyn_check(size_t n, size_t m, const double *M, const double *C
     requires valid_work: \valid(work + (0 .. 3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m - 1));
     assigns qdd[0 .. n - 1], fc[0 .. n - 1], *info, P[0 .. n*n - 1], Mbar[0 .. n*n - 1],
             work[0 .. 3*n*m + 3*m*m + 2*n*n + 9*n + 3*m + 2*m*n + m*m + 3*m - 1];
-    ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                    \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
-                    \result == NSM_ERR_NOT_FINITE || \result == NSM_ERR_NOT_SPD ||
-                    \result == NSM_ERR_RANK;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                    \result == NSM_ERR_NOT_SPD || \result == NSM_ERR_RANK;
     ensures info: \result == NSM_OK ==> info->rank <= n && info->rank <= m && info->mu > 0;
     ensures sym_P: \result == NSM_OK && P != \null &&
                    \separated(&info->mu, P + (0 .. n*n - 1)) &&
