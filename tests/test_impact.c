@@ -683,6 +683,47 @@ static void test_fine_oracle_priority(void)
     fine_oracle_run(NSM_POLICY_PRIORITY, "priority runs = explicit-step oracle");
 }
 
+/* CLAIM: impact.h nsm_impact_solve, clause short_work (proved): one double short of
+   nsm_impact_work gives NSM_ERR_WORKSPACE; and the error list's "nothing written" (tested, not
+   a contract clause): on NSM_ERR_WORKSPACE, NSM_ERR_ALIAS, NSM_ERR_ARG and NSM_ERR_NOT_FINITE
+   v_plus, Lambda, info and the whole workspace keep their bytes. */
+static void test_impact_errors_write_nothing(void)
+{
+    problem P;
+    boxwall(&P);
+    size_t lw = nsm_impact_work(P.n, P.m);
+    double *work = malloc((lw + 8) * sizeof(double)), *keep = malloc((lw + 8) * sizeof(double));
+    CU_ASSERT_FATAL(work != NULL && keep != NULL);
+    for (size_t i = 0; i < lw + 8; i++) {
+        work[i] = 0.125 * (double)i - 3.0;
+    }
+    memcpy(keep, work, (lw + 8) * sizeof(double));
+    size_t order[2] = {1, 0};
+    nsm_impact_policy pol = {NSM_POLICY_SEQUENTIAL, order, NULL, 1, 1, NULL, NULL, NULL};
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT, bad = NSM_IMPACT_OPTS_DEFAULT;
+    bad.steps = 0;
+    double vp[3] = {7, 8, 9}, L[4] = {1, 2, 3, 4}, vnan[3] = {P.vm[0], NAN, P.vm[2]};
+    nsm_contact_problem prob = {P.n, P.m, 1, P.M, P.Jn, P.Jt, P.mu, P.vm};
+    nsm_impact_result res = {.v_plus = vp, .Lambda = L};
+    memset(&res.info, 0x5a, sizeof res.info);
+    nsm_impact_info info0 = res.info;
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw - 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &bad, &res, work, lw), NSM_ERR_ARG);
+    res.Lambda = work + lw - 2; /* Lambda over the end of the workspace */
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw), NSM_ERR_ALIAS);
+    res.Lambda = L;
+    prob.v_minus = vnan;
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT(vp[0] == 7 && vp[1] == 8 && vp[2] == 9);
+    CU_ASSERT(L[0] == 1 && L[1] == 2 && L[2] == 3 && L[3] == 4);
+    CU_ASSERT(memcmp(&res.info, &info0, sizeof info0) == 0);
+    CU_ASSERT(memcmp(work, keep, (lw + 8) * sizeof(double)) == 0);
+    prob.v_minus = P.vm;
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw), NSM_OK);
+    free(work);
+    free(keep);
+}
+
 /* CLAIM: impact.h nsm_impact_solve: errors, nothing written; trivial answer */
 static void test_impact_errors(void)
 {
@@ -1518,6 +1559,7 @@ static CU_TestInfo impact_tests[] = {
     {"impact: sampled policy (1000 cases)", test_policy_sampled},
     {"impact: priority policy (1000 cases)", test_policy_priority},
     {"impact: bad input statuses, separating input", test_impact_errors},
+    {"impact: workspace, option, aliasing and NaN errors write nothing", test_impact_errors_write_nothing},
     {"impact: wedged contacts give NSM_ERR_NO_BOUND and the fallback", test_impact_no_bound},
     {"impact: gamma > 0 not certified is NSM_ERR_NOT_CERTIFIED, not NO_BOUND (flat box)",
      test_impact_not_certified},

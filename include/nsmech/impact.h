@@ -438,6 +438,10 @@ typedef struct nsm_impact_result {
       assumes nsm_impact_nonnull(prob, pol, res, work);
       assumes prob->d == 1 || prob->d == 2;
       assumes 1 <= prob->n <= NSM_MAX_DIM && 1 <= prob->m && 3 * prob->m <= NSM_MAX_DIM;
+      ensures short_work: nsm_impact_need(\old(prob->n), \old(prob->m)) <=
+                          NSM_MAX_DIM * NSM_MAX_DIM &&
+                          lwork < nsm_impact_need(\old(prob->n), \old(prob->m)) ==>
+                          \result == NSM_ERR_WORKSPACE;
       ensures info_steps: \result == NSM_OK ==> res->info.steps <= res->info.step_cap;
       ensures separating: \result == NSM_OK ==>
                 nsm_rows_sep(prob->Jn, res->v_plus, prob->m, prob->n, res->info.check_tol);

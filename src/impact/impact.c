@@ -373,6 +373,8 @@ static int cones_ok(size_t m, size_t d, const double *mu, const double *Lam)
     ensures steps: info->steps == \old(inf->steps) && info->step_cap == \old(inf->step_cap);
     ensures s: info->s == \old(inf->s) && info->bound == \old(inf->bound);
     ensures ok: \result == NSM_OK ==> rs == NSM_OK;
+    ensures status: \result == rs || \result == NSM_ERR_OVERFLOW ||
+                    \result == NSM_ERR_NO_CONVERGENCE;
     ensures \result == NSM_OK ==> nsm_rows_sep(Jn, vp, m, n, info->check_tol);
     ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
               nsm_in_cone_tol(d, mu[c], 0.0, Lam[(d + 1) * c + d], Lam + (d + 1) * c);
@@ -631,6 +633,9 @@ static void impact_at_rest(size_t n, size_t m, const double *vm, double *vp, dou
                   \separated(info, Lam + (0 .. (d + 1) * m - 1));
     assigns work[0 .. nsm_impact_need(n, m) - 1], vp[0 .. n - 1],
             Lam[0 .. (d + 1) * m - 1], *info;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_OVERFLOW ||
+                    \result == NSM_ERR_BOUND || \result == NSM_ERR_NO_CONVERGENCE ||
+                    \result == NSM_ERR_NO_BOUND || \result == NSM_ERR_NOT_CERTIFIED;
     ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
     ensures separating: \result == NSM_OK ==> nsm_rows_sep(Jn, vp, m, n, info->check_tol);
     ensures bound: \result == NSM_OK ==> info->s <= info->bound;
@@ -697,6 +702,8 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
                        (lwork == 0 || \separated(info, work + (0 .. lwork - 1))) &&
                        \separated(info, pol) && (opts == \null || \separated(info, opts));
     assigns *info, v_plus[0 .. n - 1], Lambda[0 .. (d + 1) * m - 1], work[0 .. lwork - 1];
+    ensures short_work: nsm_impact_need(n, m) <= NSM_MAX_DIM * NSM_MAX_DIM &&
+                        lwork < nsm_impact_need(n, m) ==> \result == NSM_ERR_WORKSPACE;
     ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
     ensures separating: \result == NSM_OK ==> nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
     ensures bound: \result == NSM_OK ==> info->s <= info->bound;
