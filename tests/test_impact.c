@@ -684,9 +684,10 @@ static void test_fine_oracle_priority(void)
 }
 
 /* CLAIM: impact.h nsm_impact_solve, clause short_work (proved): one double short of
-   nsm_impact_work gives NSM_ERR_WORKSPACE; and the error list's "nothing written" (tested, not
-   a contract clause): on NSM_ERR_WORKSPACE, NSM_ERR_ALIAS, NSM_ERR_ARG and NSM_ERR_NOT_FINITE
-   v_plus, Lambda, info and the whole workspace keep their bytes. */
+   nsm_impact_work gives NSM_ERR_WORKSPACE, whatever the options (the workspace is checked
+   first); and more than the error list's "nothing written but work" (tested, not a contract
+   clause): on NSM_ERR_WORKSPACE, NSM_ERR_ALIAS, NSM_ERR_ARG and NSM_ERR_NOT_FINITE found by the
+   checks, v_plus, Lambda, info and the whole workspace keep their bytes. */
 static void test_impact_errors_write_nothing(void)
 {
     problem P;
@@ -708,6 +709,7 @@ static void test_impact_errors_write_nothing(void)
     memset(&res.info, 0x5a, sizeof res.info);
     nsm_impact_info info0 = res.info;
     CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw - 1), NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &bad, &res, work, lw - 1), NSM_ERR_WORKSPACE);
     CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &bad, &res, work, lw), NSM_ERR_ARG);
     res.Lambda = work + lw - 2; /* Lambda over the end of the workspace */
     CU_ASSERT_EQUAL(nsm_impact_solve(&prob, &pol, &opts, &res, work, lw), NSM_ERR_ALIAS);

@@ -16,6 +16,7 @@
 
 #define EPS DBL_EPSILON
 #define CASES 500u
+#define ERR_WORK 64 /* workspace of test_errors_svd_write_nothing, above every query it makes */
 
 /* ---------------------------------------------------------------------------------------- */
 /* helpers                                                                                  */
@@ -938,7 +939,7 @@ static void test_errors_svd(void)
     CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, sv, A, work, lr), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, basis + 8, basis, work, lr),
                     NSM_ERR_ALIAS);
-    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, sv, basis, basis, lr), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, sv, work, work, lr), NSM_ERR_ALIAS);
     An[2] = NAN;
     CU_ASSERT_EQUAL(nsm_range_null(2, 3, An, 1e-10, &rank, sv, basis, work, lr),
                     NSM_ERR_NOT_FINITE);
@@ -961,17 +962,17 @@ static void test_errors_svd(void)
     CU_ASSERT_EQUAL(nsm_pinv(1, 2, T, 0.0, &rank, X, work, 64), NSM_ERR_NOT_FINITE);
 }
 
-/* The exact error behaviours of nsmech/linalg.h: NSM_ERR_WORKSPACE exactly when lwork is below
-   the query (behaviour small_work: nothing written, work included), and nothing written at all
-   on NSM_ERR_ARG or NSM_ERR_ALIAS (clauses alias_untouched, arg_untouched): every buffer,
-   work included, keeps its byte pattern. One double short fails; the query itself succeeds. */
-#define UNW_WORK 64
-static void test_errors_write_nothing(void)
+/* The exact error behaviours of nsmech/linalg.h. Behaviour small_work: with the other arguments
+   valid, NSM_ERR_WORKSPACE exactly when lwork is below the query (a bad rtol is NSM_ERR_ARG
+   first), nothing written, work included. Clauses alias_untouched, arg_untouched: nothing
+   written at all on NSM_ERR_ARG or NSM_ERR_ALIAS. Clause only_work: on a later error (s_1 beyond
+   DBL_MAX, found after the sweeps have filled work) s, U and V keep their bytes. */
+static void test_errors_svd_write_nothing(void)
 {
-    double buf[3 * 2 + 2 + 6 + 4 + UNW_WORK + 9], ref[sizeof buf / sizeof(double)];
-    double *A = buf, *s = A + 6, *U = s + 2, *V = U + 6, *work = V + 4, *basis = work + UNW_WORK;
+    double buf[3 * 2 + 2 + 6 + 4 + ERR_WORK + 9], ref[sizeof buf / sizeof(double)];
+    double *A = buf, *s = A + 6, *U = s + 2, *V = U + 6, *work = V + 4, *basis = work + ERR_WORK;
     size_t rank = 77, lw = nsm_svd_work(3, 2), lr = nsm_range_null_work(2, 3);
-    CU_ASSERT_FATAL(lw <= UNW_WORK && lr <= UNW_WORK);
+    CU_ASSERT_FATAL(lw <= ERR_WORK && lr <= ERR_WORK);
     for (size_t i = 0; i < sizeof buf / sizeof(double); i++) {
         buf[i] = 0.25 + (double)i;
     }
@@ -980,10 +981,11 @@ static void test_errors_write_nothing(void)
     CU_ASSERT_EQUAL(nsm_svd(3, 2, A, s, U, s, work, lw), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, s, basis, work, lr - 1),
                     NSM_ERR_WORKSPACE);
+    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 2.0, &rank, s, basis, work, lr - 1), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 2.0, &rank, s, basis, work, lr), NSM_ERR_ARG);
-    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, s, basis, basis, lr), NSM_ERR_ALIAS);
+    CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, s, work, work, lr), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, 1e-10, &rank, U, work, lw - 1), NSM_ERR_WORKSPACE);
-    CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, -1.0, &rank, U, work, lw), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, -1.0, &rank, U, work, lw - 1), NSM_ERR_ARG);
     CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, 1e-10, &rank, U, U, lw), NSM_ERR_ALIAS);
     CU_ASSERT_EQUAL(memcmp(buf, ref, sizeof buf), 0);
     CU_ASSERT_EQUAL(rank, 77u);
@@ -991,6 +993,14 @@ static void test_errors_write_nothing(void)
     CU_ASSERT_EQUAL(nsm_svd(3, 2, A, s, U, V, work, lw), NSM_OK);
     CU_ASSERT_EQUAL(nsm_range_null(2, 3, A, 1e-10, &rank, s, basis, work, lr), NSM_OK);
     CU_ASSERT_EQUAL(nsm_pinv(3, 2, A, 1e-10, &rank, U, work, lw), NSM_OK);
+    /* only_work: every entry DBL_MAX, so s_1 = √6·DBL_MAX, found after the sweeps */
+    for (size_t i = 0; i < 6; i++) {
+        A[i] = DBL_MAX;
+    }
+    memcpy(ref, buf, sizeof buf);
+    CU_ASSERT_EQUAL(nsm_svd(3, 2, A, s, U, V, work, lw), NSM_ERR_NOT_FINITE);
+    CU_ASSERT_EQUAL(memcmp(s, ref + 6, (2 + 6 + 4) * sizeof(double)), 0);
+    CU_ASSERT_NOT_EQUAL(memcmp(work, ref + 18, lw * sizeof(double)), 0); /* work was used */
 }
 
 /* ---- per-argument sweeps (tests/support/sweep.h) and rare paths ------------------------ */
@@ -1279,7 +1289,8 @@ static CU_TestInfo linalg_tests[] = {
     {"error statuses: products", test_errors_products},
     {"error statuses: Cholesky", test_errors_chol},
     {"error statuses: SVD, rank, bases, pinv", test_errors_svd},
-    {"error statuses: workspace and aliasing write nothing, work included", test_errors_write_nothing},
+    {"error statuses: workspace, argument and aliasing errors write nothing, work included",
+     test_errors_svd_write_nothing},
     {"each argument: SVD, bases, pinv (NULL, overlap, NaN/Inf)", test_sweep_svd},
     {"SVD of graded, nearly orthogonal columns vs the 2x2 closed form", test_svd_graded_columns},
     {"bases of a row space along a coordinate axis", test_range_null_axis},

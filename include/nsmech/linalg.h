@@ -257,7 +257,7 @@ size_t nsm_svd_work(size_t m, size_t n);
  * Errors: NSM_ERR_NULL, NSM_ERR_SIZE, NSM_ERR_NOT_FINITE (also when s_1 exceeds DBL_MAX),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (outputs and work must not overlap A or each other),
  * NSM_ERR_NO_CONVERGENCE (more than NSM_SVD_MAX_SWEEPS sweeps); only work is written on error,
- * and nothing at all on NSM_ERR_WORKSPACE (exactly when lwork < nsm_svd_work(m, n)) or
+ * nothing at all on NSM_ERR_WORKSPACE (A, s, work not NULL: exactly when lwork < the query) or
  * NSM_ERR_ALIAS (proved: behaviour small_work, clauses alias_untouched and only_work).
  *
  * Method: the p vectors of the shorter side (columns of A if m >= n, of Aᵀ otherwise), scaled
@@ -364,8 +364,8 @@ size_t nsm_range_null_work(size_t m, size_t n);
  * m < n the null-space columns come from a Householder QR of those r columns.
  * Errors: NSM_ERR_SIZE, NSM_ERR_NULL, NSM_ERR_ARG (rtol not in [0, 1)), NSM_ERR_WORKSPACE,
  * NSM_ERR_ALIAS (two of A, sv, basis, work overlap, or *rank overlaps one of them),
- * NSM_ERR_NOT_FINITE, NSM_ERR_NO_CONVERGENCE; only work is written on error, and nothing at
- * all on NSM_ERR_WORKSPACE (exactly when rtol is valid and lwork < nsm_range_null_work(m, n)),
+ * NSM_ERR_NOT_FINITE, NSM_ERR_NO_CONVERGENCE; only work is written on error, nothing at all on
+ * NSM_ERR_WORKSPACE (no NULL, rtol valid: exactly when lwork < nsm_range_null_work(m, n)),
  * NSM_ERR_ARG or NSM_ERR_ALIAS (proved as for nsm_svd).
  */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
@@ -433,8 +433,8 @@ size_t nsm_pinv_work(size_t m, size_t n);
  * (rank 0, X empty). Errors: NSM_ERR_SIZE, NSM_ERR_NULL, NSM_ERR_ARG (rtol not in [0, 1)),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (two of A, X, work overlap, or *rank overlaps one of them),
  * NSM_ERR_NOT_FINITE (NaN/Inf in A, or ‖A⁺‖ = 1/s_r beyond DBL_MAX), NSM_ERR_NO_CONVERGENCE;
- * only work is written on error, and nothing at all on NSM_ERR_WORKSPACE (exactly when rtol
- * is valid and lwork < nsm_pinv_work(m, n)), NSM_ERR_ARG or NSM_ERR_ALIAS (proved as for
+ * only work is written on error, nothing at all on NSM_ERR_WORKSPACE (no NULL, rtol valid:
+ * exactly when lwork < nsm_pinv_work(m, n)), NSM_ERR_ARG or NSM_ERR_ALIAS (proved as for
  * nsm_svd).
  */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));

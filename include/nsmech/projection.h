@@ -501,11 +501,11 @@ typedef struct nsm_proj_dynamics_result {
  * nsm_proj_projector) compare singular values with the same tolerance; the two decisions agree
  * whenever A's singular values have a gap around rtol·σ₁ (exactly redundant rows, as in the
  * tests); results agree to rounding then (the tests compare P to 1e-12).
- * Errors (nothing written): NSM_ERR_NULL (prob, res, or a required field of either, or
- * work), NSM_ERR_SIZE (n = 0, n or m > NSM_MAX_DIM),
- * NSM_ERR_ARG (options out of domain), NSM_ERR_NOT_FINITE (any input), NSM_ERR_NOT_SPD (M not
- * symmetric within sym_rtol, M not positive definite with check_spd, μ* <= 0 or M̄ not
- * factorisable),
+ * Errors (outputs and info never written; work only once the computation has begun, by its
+ * NSM_ERR_NOT_SPD, NSM_ERR_NOT_FINITE or NSM_ERR_RANK): NSM_ERR_NULL (prob, res, a required
+ * field of either, or work), NSM_ERR_SIZE (n = 0, n or m > NSM_MAX_DIM), NSM_ERR_ARG (options
+ * out of domain), NSM_ERR_NOT_FINITE (any input), NSM_ERR_NOT_SPD (M not symmetric within
+ * sym_rtol, M not positive definite with check_spd, μ* <= 0 or M̄ not factorisable),
  * NSM_ERR_WORKSPACE, NSM_ERR_ALIAS (an output, res->info included, overlaps an input, another
  * output or work; or *res overlaps an array of the call, checked after the value checks),
  * NSM_ERR_NOT_FINITE also when 1/max|A_ij| is beyond DBL_MAX (A of subnormal size)
