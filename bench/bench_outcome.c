@@ -20,7 +20,8 @@
  * histories, as many schedules) for the corner and the ball stack, written to
  * build/bench/outcome_coverage.dat.
  * The same coverage at half the step (4000 steps, dwell caps up to 4000 steps): whether the
- * set's extent is converged in the step.
+ * set's extent is converged in the step; and with hull_tol = NSM_OUTCOME_HULL_TOL (rounds:
+ * what stopping the sampled families early costs), with its runs made.
  * Moreau's impulse (the enumeration oracle of tests/support/moreau_oracle.c, cross-checked
  * with Siconos by make test-peers) on the 20 planar problems of tests/support/moreau_problems.c:
  * on those where the simultaneous run with Moreau's normal impulses as ratios reproduces it,
@@ -28,7 +29,8 @@
  * of velocity components and (J_n,0 v+, J_t,0 v+)) to 1e-6 of the hull's diameter, as
  * tests/test_moreau.c checks; one line per problem.
  * Nothing is asserted. Prints a table and 'name value' lines: outcome_coverage_min,
- * outcome_coverage_min_noplanes, outcome_coverage_min_half_step, boxwall_set_seconds,
+ * outcome_coverage_min_noplanes, outcome_coverage_min_half_step,
+ * outcome_coverage_min_rounds, outcome_rounds_runs_share, boxwall_set_seconds,
  * ballstack_set_seconds, and the line 'moreau_inside N of M'.
  */
 #define _POSIX_C_SOURCE 199309L
@@ -89,8 +91,8 @@ static size_t runs_of(size_t m, size_t nsamples, size_t nplanes)
    runs alone), at `steps` steps across the bound with dwell caps up to `steps` steps (the
    default: 2000 and HOLD): accepted points into lib_pts; returns their number (0 on a call
    error) and writes the call's seconds. */
-static size_t library_set_at(const problem *P, size_t nhist, size_t nplanes, size_t steps,
-                             double *secs)
+static size_t library_set_tol(const problem *P, size_t nhist, size_t nplanes, size_t steps,
+                              double tol, double *secs, size_t *runs)
 {
     size_t k = 0;
     double planes[2 * NPLANES * MAXN];
@@ -104,12 +106,14 @@ static size_t library_set_at(const problem *P, size_t nhist, size_t nplanes, siz
     opts.hold = steps;
     opts.nplanes = nplanes;
     opts.planes = planes;
+    opts.hull_tol = tol;
     const nsm_contact_problem prob = {P->n, P->m, 1, P->M, P->Jn, P->Jt, P->mu, P->vm};
     nsm_outcome_result res = {nsm_outcome_count(P->m, &opts), set_v, set_st, set_kind, 0, 0};
     double t0 = now();
     nsm_status st = nsm_outcome_set(&prob, &opts, &res, work, nsm_outcome_work(P->n, P->m));
     *secs = now() - t0;
     size_t nr = res.nruns;
+    *runs = nr;
     if (st != NSM_OK) {
         printf("%s: nsm_outcome_set failed: %s\n", P->name, nsm_status_str(st));
         return 0;
@@ -120,6 +124,14 @@ static size_t library_set_at(const problem *P, size_t nhist, size_t nplanes, siz
         }
     }
     return k;
+}
+
+/* library_set_tol with every run (hull_tol 0). */
+static size_t library_set_at(const problem *P, size_t nhist, size_t nplanes, size_t steps,
+                             double *secs)
+{
+    size_t runs = 0;
+    return library_set_tol(P, nhist, nplanes, steps, 0.0, secs, &runs);
 }
 
 static size_t library_set(const problem *P, size_t nhist, size_t nplanes, double *secs)
@@ -395,10 +407,11 @@ int main(void)
            "of the three without them; 'half step': the lowest of the three at %u steps, dwell "
            "caps up to %u)\n",
            2 * HOLD, 2 * HOLD);
-    printf("%-16s %4s %4s %10s %10s %10s %10s %10s %9s %9s %7s\n", "problem", "n", "m",
-           "proj 1", "proj 2", "proj 3", "no planes", "half step", "lib s", "oracle s",
-           "accept");
-    double cov_min = 1.0, cov_min0 = 1.0, cov_min2 = 1.0;
+    printf("%-16s %4s %4s %10s %10s %10s %10s %10s %10s %9s %9s %7s\n", "problem", "n", "m",
+           "proj 1", "proj 2", "proj 3", "no planes", "half step", "rounds", "lib s",
+           "oracle s", "accept");
+    double cov_min = 1.0, cov_min0 = 1.0, cov_min2 = 1.0, cov_minr = 1.0;
+    size_t runs_all = 0, runs_rounds = 0;
     int no_bound = 0, counted = 0, single = 0;
     for (int k = 0; k < NEXAMPLES + NRANDOM; k++) {
         const problem *P = &probs[k];
@@ -427,15 +440,24 @@ int main(void)
         double th = 0.0, each2[3];
         size_t na2 = library_set_at(P, BUDGET, NPLANES, 2 * HOLD, &th);
         double lo2 = coverage(P, na2, nb, each2);
+        /* the same set in rounds (hull_tol NSM_OUTCOME_HULL_TOL) */
+        double tr = 0.0, eachr[3];
+        size_t nrr = 0;
+        size_t nar = library_set_tol(P, BUDGET, NPLANES, HOLD, NSM_OUTCOME_HULL_TOL, &tr, &nrr);
+        double lor = coverage(P, nar, nb, eachr);
         printf("%-16s %4zu %4zu", P->name, P->n, P->m);
         for (int q = 0; q < 3; q++) {
             printf(" %10.4f", each[q]);
         }
-        printf(" %10.4f %10.4f %9.3f %9.3f %4zu/%zu  %s %s %s\n", lo0, lo2, tl, to, na, total,
-               proj_name(P, 0), proj_name(P, 1), proj_name(P, 2));
+        printf(" %10.4f %10.4f %10.4f %9.3f %9.3f %4zu/%zu  %s %s %s  (rounds: %zu runs)\n", lo0,
+               lo2, lor, tl, to, na, total, proj_name(P, 0), proj_name(P, 1), proj_name(P, 2),
+               nrr);
         cov_min = fmin(cov_min, lo);
         cov_min0 = fmin(cov_min0, lo0);
         cov_min2 = fmin(cov_min2, lo2);
+        cov_minr = fmin(cov_minr, lor);
+        runs_all += total;
+        runs_rounds += nrr;
         counted++;
         if (k < 2) {
             coverage_curve(P, nb, dat);
@@ -461,6 +483,9 @@ int main(void)
     printf("outcome_coverage_min %.4f\n", cov_min);
     printf("outcome_coverage_min_noplanes %.4f\n", cov_min0);
     printf("outcome_coverage_min_half_step %.4f\n", cov_min2);
+    printf("outcome_coverage_min_rounds %.4f\n", cov_minr);
+    printf("outcome_rounds_runs_share %.3f\n",
+           runs_all > 0 ? (double)runs_rounds / (double)runs_all : 0.0);
     printf("boxwall_set_seconds %.3f\n", t_corner);
     printf("ballstack_set_seconds %.3f\n", t_ball);
     printf("Moreau's impulse inside the set's hull (problems a constant-ratio run reproduces):\n");

@@ -7,7 +7,9 @@
  *   call of nsm_outcome_set with NSM_OUTCOME_OPTS_DEFAULT on
  *   examples/problems/humanoid_land_one_foot.json (n = 27, k = 4, spatial),
  *   humanoid_land_two_feet.json (k = 8) and box_land_flat.json (n = 6, k = 4); NaN when the
- *   call is refused (its status is printed).
+ *   call is refused (its status is printed). *_set_rounds_seconds: the same with hull_tol =
+ *   NSM_OUTCOME_HULL_TOL; *_set_rounds_support_gap: the largest shortfall of its extent along
+ *   a coordinate of v+ or a contact axis, over the full set's width there.
  * - disc_column_set_seconds: three discs stacked on the floor (planar, k = 3, mu = 0.3), the
  *   top one hit downwards while the stack spins, with four projection planes.
  * - spatial_steps_ratio_max: for each run family of the one-foot set, the mean of
@@ -111,13 +113,16 @@ static int load(const char *path, problem *P)
 }
 
 static double work[1 << 20];
-static double set_v[1 << 21];
-static nsm_status set_st[1 << 16];
+static double set_v[1 << 21], full_v[1 << 21];
+static nsm_status set_st[1 << 16], full_st[1 << 16];
 static nsm_policy_kind set_kind[1 << 16];
+static size_t set_rows, full_rows;
 
-/* One call of the set with opts; its seconds, or NaN when refused. */
+/* One call of the set with opts; its seconds, or NaN when refused. Its rows stay in set_v,
+   set_st (set_rows of them). */
 static double set_seconds(const problem *P, const nsm_outcome_opts *opts, const char *name)
 {
+    set_rows = 0;
     const nsm_contact_problem prob = {P->n, P->m, P->d, P->M, P->Jn, P->Jt, P->mu, P->v};
     size_t cap = nsm_outcome_count(P->m, opts);
     size_t lw = nsm_outcome_work(P->n, P->m);
@@ -137,6 +142,7 @@ static double set_seconds(const problem *P, const nsm_outcome_opts *opts, const 
     }
     printf("# %s: n = %zu, k = %zu, d = %zu: %zu runs, %zu accepted, %.3f s\n", name, P->n,
            P->m, P->d, res.nruns, res.accepted, t);
+    set_rows = res.nruns;
     return t;
 }
 
@@ -282,20 +288,70 @@ static void random_problem(size_t n, size_t k, unsigned long seed, problem *P)
 #undef RND
 }
 
+/* Extent [lo, up] of the accepted rows of v (nrows × n) along probe k: coordinate k of v
+   (k < n), then contact axis k - n (rows of Jn, then of Jt). 0 when no row is accepted. */
+static int probe_extent(const problem *P, const double *v, const nsm_status *st, size_t nrows,
+                        size_t k, double *lo, double *up)
+{
+    int any = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        if (st[i] != NSM_OK) {
+            continue;
+        }
+        const double *x = v + i * P->n;
+        double s = 0.0;
+        if (k < P->n) {
+            s = x[k];
+        } else {
+            const double *row = k - P->n < P->m ? P->Jn + (k - P->n) * P->n
+                                                : P->Jt + (k - P->n - P->m) * P->n;
+            for (size_t j = 0; j < P->n; j++) {
+                s += row[j] * x[j];
+            }
+        }
+        *lo = any ? fmin(*lo, s) : s;
+        *up = any ? fmax(*up, s) : s;
+        any = 1;
+    }
+    return any;
+}
+
+/* How far the set in rounds (set_v) falls short of the full set (full_v) along the probes
+   of the library's rounds test (coordinates of v+, contact axes): the largest shortfall of
+   an extent, over the full set's width along that probe. */
+static double rounds_gap(const problem *P)
+{
+    double gap = 0.0;
+    for (size_t k = 0; k < P->n + (P->d + 1) * P->m; k++) {
+        double flo = 0.0, fup = 0.0, rlo = 0.0, rup = 0.0;
+        if (!probe_extent(P, full_v, full_st, full_rows, k, &flo, &fup)) {
+            continue;
+        }
+        if (!probe_extent(P, set_v, set_st, set_rows, k, &rlo, &rup)) {
+            return 1.0;
+        }
+        double w = fup - flo;
+        if (w > 0.0) {
+            gap = fmax(gap, fmax(fup - rup, rlo - flo) / w);
+        }
+    }
+    return gap;
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* each line as it is measured */
     static problem P;
     nsm_outcome_opts opts = NSM_OUTCOME_OPTS_DEFAULT;
     static const struct {
-        const char *file, *line, *moreau;
+        const char *file, *line, *moreau, *stem;
     } shipped[] = {
         {"examples/problems/humanoid_land_one_foot.json", "humanoid_one_foot_set_seconds",
-         "humanoid_one_foot_moreau_run_seconds"},
+         "humanoid_one_foot_moreau_run_seconds", "humanoid_one_foot_set"},
         {"examples/problems/humanoid_land_two_feet.json", "humanoid_two_feet_set_seconds",
-         "humanoid_two_feet_moreau_run_seconds"},
+         "humanoid_two_feet_moreau_run_seconds", "humanoid_two_feet_set"},
         {"examples/problems/box_land_flat.json", "box_flat_set_seconds",
-         "box_flat_moreau_run_seconds"},
+         "box_flat_moreau_run_seconds", "box_flat_set"},
     };
     for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
         if (load(shipped[i].file, &P) != 0) {
@@ -304,6 +360,17 @@ int main(void)
             continue;
         }
         printf("%s %.3f\n", shipped[i].line, set_seconds(&P, &opts, shipped[i].line));
+        full_rows = set_rows;
+        memcpy(full_v, set_v, full_rows * P.n * sizeof *set_v);
+        memcpy(full_st, set_st, full_rows * sizeof *set_st);
+        /* the same set in rounds, and how much of the full set's extent it keeps */
+        char name[64];
+        snprintf(name, sizeof name, "%s_rounds_seconds", shipped[i].stem);
+        nsm_outcome_opts ro = opts;
+        ro.hull_tol = NSM_OUTCOME_HULL_TOL;
+        printf("%s %.3f\n", name, set_seconds(&P, &ro, name));
+        printf("%s_rounds_support_gap %.2e\n", shipped[i].stem,
+               full_rows > 0 ? rounds_gap(&P) : NAN);
         printf("%s %.5f\n", shipped[i].moreau, moreau_seconds(&P, &opts));
         if (i == 0) {
             printf("spatial_steps_ratio_max %.2f\n", steps_ratio(&P, &opts));

@@ -1023,6 +1023,68 @@ static void test_impact_steps_fw_iters(void)
     CU_ASSERT(err != NULL && strstr(err, "'slip_rest'") != NULL);
     free(out);
     free(err);
+    /* "hull_tol" (docs/cli.md) outside [0, 1], or without "policy": "set": named */
+    static const char *const bad_tol[2] = {"\"policy\": \"set\", \"hull_tol\": 1.5",
+                                           "\"policy\": \"simultaneous\", \"hull_tol\": 0.1"};
+    for (int i = 0; i < 2; i++) {
+        char doc[256];
+        snprintf(doc, sizeof doc,
+                 "{\"M\": [[1]], \"Jn\": [[1]], \"Jt\": [[0]], \"mu\": [0], \"v\": [-1], %s}\n",
+                 bad_tol[i]);
+        write_text("flatbox_bad_tol.json", doc, path, sizeof path);
+        rc = run_nsm("impact", path, &out, &err);
+        CU_ASSERT_EQUAL(rc, 1);
+        CU_ASSERT(err != NULL && strstr(err, "'hull_tol'") != NULL);
+        free(out);
+        free(err);
+    }
+}
+
+/*
+ * docs/cli.md, "set" with "hull_tol": the sampled families stop as nsm_outcome_next says, so
+ * the outcomes are the rows of nsm_outcome_set with the same hull_tol (same count, same
+ * v_plus), fewer than the runs with hull_tol 0.
+ */
+static void test_impact_set_rounds(void)
+{
+    double M[9], Jn[6], Jt[6], mu[2], v[3];
+    box_corner_problem(M, Jn, Jt, mu, v);
+    enum { NH = 256, CAP = 2 * NH + 37 + 5 + (NH + 7) / 8 };
+    char path[128];
+    FILE *fp = open_impact(path, sizeof path, "set_rounds.json", 3, 2, M, Jn, Jt, mu, v);
+    fprintf(fp, ", \"policy\": \"set\", \"samples\": %d, \"seed\": 3, \"steps\": 400, "
+                "\"hull_tol\": 0.5}",
+            NH);
+    fclose(fp);
+    char *out, *err;
+    cJSON *res = impact_result(path, "set", &out, &err);
+    static double work[4096], vplus[CAP * 3];
+    static nsm_status status[CAP];
+    static nsm_policy_kind kind[CAP];
+    size_t nruns = 0, acc = 0;
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 400;
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_tol(3, 2, M, Jn, Jt, mu, v, &opts, NH, 3, 400, 0.5,
+                                               CAP, vplus, status, kind, &nruns, &acc, work,
+                                               nsm_outcome_work(3, 2)),
+                          NSM_OK);
+    CU_ASSERT(nruns < (size_t)CAP);
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "runs")->valuedouble, (double)nruns);
+    const cJSON *outs = cJSON_GetObjectItem(res, "outcomes");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(outs), (int)nruns);
+    size_t same = 0;
+    for (size_t r = 0; r < nruns; r++) {
+        const cJSON *jv = cJSON_GetObjectItem(cJSON_GetArrayItem(outs, (int)r), "v_plus");
+        double d = 0.0;
+        for (int k = 0; k < 3; k++) {
+            d = fmax(d, fabs(cJSON_GetArrayItem(jv, k)->valuedouble - vplus[3 * r + k]));
+        }
+        same += d <= 1e-15;
+    }
+    CU_ASSERT_EQUAL(same, nruns);
+    cJSON_Delete(res);
+    free(out);
+    free(err);
 }
 
 /*
@@ -1184,6 +1246,7 @@ static CU_TestInfo cli_tests[] = {
      test_impact_schedule},
     {"set: the library's runs with their sources, impulses in balance, hulls around them",
      test_impact_set},
+    {"set with hull_tol: the library's rows in rounds", test_impact_set_rounds},
     {"set on spatial contacts: the library's runs, momentum balance, energy",
      test_impact_set_spatial},
     {"sample run on a terminal: progress line on standard error", test_progress_on_terminal},

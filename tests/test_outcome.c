@@ -147,6 +147,87 @@ static void test_outcome_coverage_ball_stack(void)
     printf("] ");
 }
 
+/* Rows a sampled family of ns runs may keep under hull_tol > 0: whole rounds of
+   NSM_OUTCOME_ROUND·2^i runs, or all ns. */
+static int round_len_ok(size_t len, size_t ns)
+{
+    for (size_t j = NSM_OUTCOME_ROUND; j < ns; j *= 2) {
+        if (len == j) {
+            return 1;
+        }
+    }
+    return len == ns;
+}
+
+/* CLAIM: outcome.h nsm_outcome_opts.hull_tol: each sampled family (bang-bang, schedules,
+   Halton ratios) keeps a prefix of whole rounds; every other run is made; each row is the
+   run of the full set (hull_tol = 0) with the same number, bit for bit; hull_tol outside
+   [0, 1] is NSM_ERR_ARG */
+static void test_outcome_set_rounds(void)
+{
+    problem P;
+    boxwall(&P);
+    enum { NS = 512 };
+    static double work[4096], full[(RUNS_M2(NS)) * 3], part[(RUNS_M2(NS)) * 3];
+    static nsm_status sf[RUNS_M2(NS)], sp[RUNS_M2(NS)];
+    static nsm_policy_kind kf[RUNS_M2(NS)], kp[RUNS_M2(NS)];
+    size_t nf = 0, af = 0, np = 0, ap = 0;
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 400;
+    size_t lw = nsm_outcome_work(3, 2);
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_tol(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 5,
+                                             400, 0.0, RUNS_M2(NS), full, sf, kf, &nf, &af, work,
+                                             lw),
+                          NSM_OK);
+    CU_ASSERT_EQUAL_FATAL(nf, RUNS_M2(NS));
+    /* hull_tol = 1: a round must reach beyond the whole width, so families stop early */
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_tol(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 5,
+                                             400, 1.0, RUNS_M2(NS), part, sp, kp, &np, &ap, work,
+                                             lw),
+                          NSM_OK);
+    CU_ASSERT(np < nf);
+    CU_ASSERT(ap <= np);
+    /* rows 0 .. 36: orders, equal ratios, the fan, as in the full set */
+    size_t row = 0, run = 0;
+    for (; row < 37; row++, run++) {
+        CU_ASSERT_EQUAL(kp[row], kf[run]);
+        CU_ASSERT_EQUAL(sp[row], sf[run]);
+        CU_ASSERT(tm_maxabs_diff(3, part + 3 * row, full + 3 * run) == 0.0);
+    }
+    /* then a prefix of each sampled family; the 2m fixed ratios and Moreau's run are made */
+    const nsm_policy_kind fam[3] = {NSM_POLICY_BANGBANG, NSM_POLICY_SCHEDULE,
+                                    NSM_POLICY_SIMULTANEOUS};
+    const size_t fam_len[3] = {NS, NS, 4 + (NS + 7) / 8};
+    for (int f = 0; f < 3; f++) {
+        size_t skip = f == 2 ? 4 : 0; /* the fixed ratios before the rounds */
+        size_t len = 0;
+        while (row + len < np && kp[row + len] == fam[f]) {
+            len++;
+        }
+        CU_ASSERT(len >= skip);
+        CU_ASSERT(round_len_ok(len - skip, fam_len[f] - skip));
+        size_t same = 0;
+        for (size_t i = 0; i < len; i++) {
+            same += kp[row + i] == kf[run + i] && sp[row + i] == sf[run + i] &&
+                    tm_maxabs_diff(3, part + 3 * (row + i), full + 3 * (run + i)) == 0.0;
+        }
+        CU_ASSERT_EQUAL(same, len);
+        row += len;
+        run += fam_len[f];
+    }
+    CU_ASSERT_EQUAL(row + 1, np);
+    CU_ASSERT_EQUAL(kp[row], NSM_POLICY_MOREAU);
+    CU_ASSERT(tm_maxabs_diff(3, part + 3 * row, full + 3 * (nf - 1)) == 0.0);
+    /* out of domain */
+    const double bad[3] = {-1e-9, 1.5, NAN};
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(args_outcome_set_tol(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 5, 400,
+                                             bad[i], RUNS_M2(NS), part, sp, kp, &np, &ap, work,
+                                             lw),
+                        NSM_ERR_ARG);
+    }
+}
+
 /* CLAIM: outcome.h nsm_outcome_set, nsm_outcome_count: the runs in order, their number */
 static void test_outcome_set(void)
 {
@@ -169,8 +250,9 @@ static void test_outcome_set(void)
        ceil(nsamples / 8) (Moreau's run included) */
     CU_ASSERT_EQUAL(args_outcome_count(7, NS, 0), 18 * 7 + 2 + 2 * NS + NS / 8);
     CU_ASSERT_EQUAL(args_outcome_count(16, 5, 0), 18 * 16 + 2 + 2 * 5 + 1);
-    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99, 5,
-                                          RUNS_M2(NS), vplus, status, kind, &nruns, &acc, work, lw),
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_tol(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 99,
+                                             5, 0.0, RUNS_M2(NS), vplus, status, kind, &nruns,
+                                             &acc, work, lw),
                           NSM_OK);
     CU_ASSERT_EQUAL(nruns, RUNS_M2(NS));
     CU_ASSERT(acc <= nruns);
@@ -279,6 +361,66 @@ static nsm_status policy_of_run(size_t m, const nsm_impact_opts *opts, size_t ns
 {
     const nsm_outcome_opts o = args_outcome_opts(opts, nsamples, seed, hold);
     return nsm_outcome_policy(m, &o, r, st, pol);
+}
+
+/* CLAIM: outcome.h nsm_outcome_next: a caller that makes the runs itself (nsm_outcome_policy,
+   nsm_impact_solve) and asks nsm_outcome_next for the next one gets the rows of
+   nsm_outcome_set, bit for bit; its arguments are checked */
+static void test_outcome_next(void)
+{
+    problem P;
+    boxwall(&P);
+    enum { NS = 256 };
+    static double work[4096], set_v[(RUNS_M2(NS)) * 3], own_v[(RUNS_M2(NS)) * 3];
+    static nsm_status set_s[RUNS_M2(NS)], own_s[RUNS_M2(NS)];
+    static nsm_policy_kind set_k[RUNS_M2(NS)];
+    size_t nruns = 0, acc = 0;
+    nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
+    opts.steps = 300;
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_tol(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 3,
+                                             300, 0.5, RUNS_M2(NS), set_v, set_s, set_k, &nruns,
+                                             &acc, work, nsm_outcome_work(3, 2)),
+                          NSM_OK);
+    CU_ASSERT(nruns < RUNS_M2(NS)); /* some family stopped early */
+    nsm_outcome_opts o = args_outcome_opts(&opts, NS, 3, 300);
+    o.hull_tol = 0.5;
+    const nsm_contact_problem prob = {3, 2, 1, P.M, P.Jn, P.Jt, P.mu, P.vm};
+    size_t rows = 0, r = 0, same = 0;
+    while (r < RUNS_M2(NS) && rows < RUNS_M2(NS)) {
+        nsm_policy_store store;
+        nsm_impact_policy pol;
+        double L[4];
+        nsm_impact_info info;
+        CU_ASSERT_EQUAL_FATAL(nsm_outcome_policy(2, &o, r, &store, &pol), NSM_OK);
+        own_s[rows] = run_policy(&P, &pol, &opts, own_v + 3 * rows, L, &info);
+        same += rows < nruns && own_s[rows] == set_s[rows] && pol.kind == set_k[rows] &&
+                tm_maxabs_diff(3, own_v + 3 * rows, set_v + 3 * rows) == 0.0;
+        rows++;
+        size_t next = 0;
+        CU_ASSERT_EQUAL_FATAL(nsm_outcome_next(&prob, &o, r, rows, own_v, own_s, &next), NSM_OK);
+        CU_ASSERT_FATAL(next > r);
+        r = next;
+    }
+    CU_ASSERT_EQUAL(r, RUNS_M2(NS));
+    CU_ASSERT_EQUAL(rows, nruns);
+    CU_ASSERT_EQUAL(same, nruns);
+    /* errors */
+    size_t next = 7;
+    CU_ASSERT_EQUAL(nsm_outcome_next(NULL, &o, 0, 1, own_v, own_s, &next), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, 0, 1, own_v, own_s, NULL), NSM_ERR_NULL);
+    CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, 5, 0, own_v, own_s, &next), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, 5, 7, own_v, own_s, &next), NSM_ERR_ARG);
+    CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, RUNS_M2(NS), 1, own_v, own_s, &next),
+                    NSM_ERR_ARG);
+    o.hull_tol = -0.5;
+    CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, 5, 6, own_v, own_s, &next), NSM_ERR_ARG);
+    o.hull_tol = 0.0;
+    const nsm_contact_problem big = {3, 17, 1, P.M, P.Jn, P.Jt, P.mu, P.vm};
+    CU_ASSERT_EQUAL(nsm_outcome_next(&big, &o, 5, 6, own_v, own_s, &next), NSM_ERR_SIZE);
+    CU_ASSERT_EQUAL(next, 7); /* nothing written on error */
+    /* hull_tol = 0: always the next run */
+    CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, 100, 101, own_v, own_s, &next), NSM_OK);
+    CU_ASSERT_EQUAL(next, 101);
 }
 
 /* nsm_outcome_policy (outcome.h): run r's policy, in the documented order of the set; solving
@@ -415,9 +557,9 @@ static void test_outcome_policy(void)
     size_t nruns = 0, acc = 0;
     nsm_impact_opts opts = NSM_IMPACT_OPTS_DEFAULT;
     opts.steps = 300;
-    CU_ASSERT_EQUAL_FATAL(args_outcome_set1(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 7, 300,
-                                          RUNS_M2(NS), vplus, status, kind, &nruns, &acc, work,
-                                          nsm_outcome_work(3, 2)),
+    CU_ASSERT_EQUAL_FATAL(args_outcome_set_tol(3, 2, P.M, P.Jn, P.Jt, P.mu, P.vm, &opts, NS, 7,
+                                             300, 0.0, RUNS_M2(NS), vplus, status, kind, &nruns,
+                                             &acc, work, nsm_outcome_work(3, 2)),
                           NSM_OK);
     size_t same = 0;
     for (size_t r = 0; r < nruns; r++) {
@@ -1012,6 +1154,8 @@ static void test_outcome_large_m(void)
 
 static CU_TestInfo outcome_tests[] = {
     {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
+    {"outcome set: hull_tol keeps whole rounds of each sampled family", test_outcome_set_rounds},
+    {"outcome next: a caller's own loop gives the set's rows", test_outcome_next},
     {"outcome policy: run r's policy in the documented order; replay equals the set",
      test_outcome_policy},
     {"outcome set, spatial contacts: planar motion gives the planar set; bad d",

@@ -67,6 +67,9 @@ typedef struct nsm_outcome_opts {
                                  scales cycle through 1, 2, 4, ... up to hold */
     size_t nplanes;         /**< projection planes, 0 .. NSM_OUTCOME_MAX_PLANES (0: none) */
     const double *planes;   /**< 2·nplanes rows of n entries (may be NULL when nplanes = 0) */
+    double hull_tol;        /**< 0 .. 1: 0 makes every run (the default); > 0: a sampled
+                                 family stops after a round of its runs that reaches no further
+                                 than hull_tol times the set's width along every probe */
 } nsm_outcome_opts;
 
 /** The sets' opts.impact.slip_rest (nsmech/impact.h): in the runs that hold contacts, a slip
@@ -76,10 +79,19 @@ typedef struct nsm_outcome_opts {
     slip_rest·h·rho, first order in h (docs/math.md (I10)). */
 #define NSM_OUTCOME_SLIP_REST (1.0 / 256.0)
 
+/** Runs in the first round of a sampled family (bang-bang histories, schedules, Halton
+    ratios); each later round doubles the family's runs (nsm_outcome_set, hull_tol > 0). */
+#define NSM_OUTCOME_ROUND 32u
+
+/** A hull_tol for robot-scale sets, where the sampled families cost most of the set: a
+    family stops after a round that moves no probe's extent by 1/1000 of the set's width
+    (docs/math.md, "Rounds": what it saves, and the coverage it costs on small problems). */
+#define NSM_OUTCOME_HULL_TOL 1e-3
+
 /** Defaults: the impact defaults but slip_rest NSM_OUTCOME_SLIP_REST, 2048 samples, seed 0,
-    hold 2000 (the default step count), no projection planes. */
+    hold 2000 (the default step count), no projection planes, hull_tol 0 (every run). */
 #define NSM_OUTCOME_OPTS_DEFAULT \
-    {NSM_IMPACT_OPTS_REST(NSM_OUTCOME_SLIP_REST), 2048u, 0ul, 2000u, 0u, NULL}
+    {NSM_IMPACT_OPTS_REST(NSM_OUTCOME_SLIP_REST), 2048u, 0ul, 2000u, 0u, NULL, 0.0}
 
 /** Most projection planes nsm_outcome_set takes. */
 #define NSM_OUTCOME_MAX_PLANES 64u
@@ -141,7 +153,7 @@ typedef struct nsm_outcome_result {
     double *v_plus;          /**< cap·n: row r is run r's post-impact velocity */
     nsm_status *status;      /**< cap: run r's status */
     nsm_policy_kind *kind;   /**< cap: run r's policy */
-    size_t nruns;            /**< written: the runs made, nsm_outcome_count(m, opts) */
+    size_t nruns;            /**< written: the runs made (all of them with hull_tol = 0) */
     size_t accepted;         /**< written: the runs with status NSM_OK */
 } nsm_outcome_result;
 
@@ -228,9 +240,18 @@ typedef struct nsm_outcome_result {
  * projection that mixes generalized velocities, such as (v0, v1), is reached at its extremes
  * by these runs (docs/math.md, "Exploring the set"). A plane whose rows reach about 1e307 can
  * make a direction overflow: that run's status is NSM_ERR_NOT_FINITE.
- * kind[r] is the policy of run r. Run r writes res->v_plus[r·n .. r·n + n - 1],
- * res->status[r] and res->kind[r], r < nsm_outcome_count(m, opts) = res->nruns; a run is
- * accepted when its status is NSM_OK; res->accepted counts them.
+ * The runs made fill rows i < res->nruns in order: row i is res->v_plus[i·n .. i·n + n - 1],
+ * res->status[i] and res->kind[i] (its policy). With opts->hull_tol = 0 every run is made
+ * and row r is run r, res->nruns = nsm_outcome_count(m, opts). With hull_tol > 0 each
+ * sampled family (the bang-bang histories, the schedules, the Halton ratios) is made in
+ * rounds: NSM_OUTCOME_ROUND runs, then doublings; after each round its rows are compared
+ * with the rows made before it along n + (d + 1)m + NSM_OUTCOME_PLANE_DIRS·nplanes probe
+ * directions (each coordinate of v, each contact axis Jn v and Jt v, each plane's fan
+ * direction), and the family stops when no accepted row of the round lies beyond the
+ * earlier accepted rows' extent by more than hull_tol times its width along any of them.
+ * The rows of a family are then its first runs, consecutive; the family's later runs are
+ * not made (a row's run number follows from the blocks of equal kind). Every other run is
+ * made. A run is accepted when its status is NSM_OK; res->accepted counts them.
  * Rejected runs keep the velocity where the integrator stopped (NSM_ERR_BOUND,
  * NSM_ERR_NO_CONVERGENCE, NSM_ERR_NO_BOUND, NSM_ERR_NOT_CERTIFIED) or v_minus (other
  * statuses, among them
@@ -239,7 +260,8 @@ typedef struct nsm_outcome_result {
  * Errors (nothing written but work): NSM_ERR_NULL (prob, opts, res, work, an array of *prob
  * or of *res, or planes with nplanes > 0); NSM_ERR_SIZE (n, m as nsm_impact_solve,
  * m > NSM_OUTCOME_MAX_M); NSM_ERR_ARG (d not 1 or 2, nsamples = 0 or > 10^6, hold = 0,
- * nplanes > NSM_OUTCOME_MAX_PLANES, or cap < nsm_outcome_count(m, opts)); NSM_ERR_WORKSPACE;
+ * nplanes > NSM_OUTCOME_MAX_PLANES, hull_tol not in [0, 1], or cap <
+ * nsm_outcome_count(m, opts)); NSM_ERR_WORKSPACE;
  * NSM_ERR_ALIAS (res->v_plus or the work over an input (the planes included), each other or
  * opts->impact; status, kind, res->nruns or res->accepted over each other, an input,
  * v_plus, the work or opts->impact); NSM_ERR_NOT_FINITE (an entry of the planes, found
@@ -350,6 +372,41 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_outcome_opts *opts, size_t r,
 nsm_status nsm_outcome_plane_policy(size_t n, size_t nplanes, const double *planes,
                                     const nsm_impact_opts *opts, size_t j, double *vdir,
                                     nsm_impact_policy *pol);
+
+/**
+ * The run nsm_outcome_set(prob, opts, ...) makes after run r (r < nsm_outcome_count(prob->m,
+ * opts)), for a caller that makes the set's runs itself (nsm_outcome_policy,
+ * nsm_outcome_plane_policy, nsm_impact_solve): given the rows made so far, in order,
+ * v_plus[0 .. rows·n - 1] and status[0 .. rows - 1] (the last is run r's), *next is r + 1,
+ * or the first run after r's sampled family when run r ends a round that reaches no further
+ * than opts->hull_tol (nsm_outcome_set); the set is complete when *next =
+ * nsm_outcome_count(prob->m, opts). Of *prob, n, m, d, Jn and Jt are read; of *opts,
+ * nsamples, nplanes, planes and hull_tol.
+ * Errors (nothing written): NSM_ERR_NULL (prob, opts, v_plus, status, next, Jn, Jt, or planes
+ * with nplanes > 0); NSM_ERR_SIZE (n = 0 or > NSM_MAX_DIM, m = 0 or > NSM_OUTCOME_MAX_M);
+ * NSM_ERR_ARG (d not 1 or 2, nsamples = 0 or > 10^6, nplanes > NSM_OUTCOME_MAX_PLANES,
+ * hull_tol not in [0, 1], r beyond the last run, rows = 0, rows > r + 1 or rows > 10^6).
+ */
+/*@ requires valid_prob: prob == \null || nsm_contact_problem_readable(prob);
+    requires valid_opts: opts == \null || prob == \null ||
+                         nsm_outcome_opts_readable(opts, prob->n);
+    requires valid_rows: v_plus == \null || prob == \null || rows == 0 || rows > 1000000 ||
+                         prob->n > NSM_MAX_DIM || \valid_read(v_plus + (0 .. rows * prob->n - 1));
+    requires valid_status: status == \null || rows == 0 || rows > 1000000 ||
+                           \valid_read(status + (0 .. rows - 1));
+    requires valid_next: next == \null || \valid(next);
+    assigns *next;
+    ensures null: (prob == \null || opts == \null || v_plus == \null || status == \null ||
+                   next == \null) ==> \result == NSM_ERR_NULL;
+    ensures ok: \result == NSM_OK ==>
+                r + 1 <= *next <= nsm_outcome_nbase(prob->m, opts->nsamples) +
+                                  NSM_OUTCOME_PLANE_DIRS * opts->nplanes;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NULL || \result == NSM_ERR_SIZE ||
+                    \result == NSM_ERR_ARG;
+ */
+nsm_status nsm_outcome_next(const nsm_contact_problem *prob, const nsm_outcome_opts *opts,
+                            size_t r, size_t rows, const double *v_plus,
+                            const nsm_status *status, size_t *next);
 
 #ifdef __cplusplus
 }

@@ -294,7 +294,7 @@ _POLICIES = {"simultaneous": L.POLICY_SIMULTANEOUS, "sequential": L.POLICY_SEQUE
              "moreau": L.POLICY_MOREAU, "sample": L.POLICY_SAMPLED,
              "bangbang": L.POLICY_BANGBANG, "set": None}
 _OPTIONS = {"tangent_dim", "order", "dwell", "samples", "seed", "hold", "cycles", "tol", "steps",
-            "fw_iters", "slip_rest", "project", "ztol", "ntol", "fallback_steps"}
+            "fw_iters", "slip_rest", "project", "ztol", "ntol", "fallback_steps", "hull_tol"}
 # The program's machine-readable names of the statuses after which a run's outputs are written.
 _REPORTABLE = {0: "ok", L.STATUS["NSM_ERR_BOUND"]: "bound_exceeded",
                L.STATUS["NSM_ERR_NO_CONVERGENCE"]: "no_convergence",
@@ -364,6 +364,7 @@ class _Problem:
         only("hold", histories, 'policy "sample", "bangbang" or "set"')
         only("cycles", policy == "schedule", 'policy "schedule"')
         only("project", policy == "set", 'policy "set"')
+        only("hull_tol", policy == "set", 'policy "set"')
         self.order = None
         if ordered:
             o = options.get("order")
@@ -419,6 +420,11 @@ class _Problem:
             if not 0.0 <= sr <= 1.0:
                 raise Error(L.STATUS["NSM_ERR_ARG"], fn, "slip_rest", "must be in [0, 1]")
             opts.slip_rest = sr
+        self.hull_tol = 0.0
+        if options.get("hull_tol") is not None:
+            self.hull_tol = float(options["hull_tol"])
+            if not 0.0 <= self.hull_tol <= 1.0:
+                raise Error(L.STATUS["NSM_ERR_ARG"], fn, "hull_tol", "must be in [0, 1]")
         self.opts = opts
         self.project = None
         if options.get("project") is not None:
@@ -552,6 +558,7 @@ def outcome_set(M, Jn, Jt, mu, v, samples=2048, seed=0, hold=None, project=None,
     oo.nsamples = p.samples
     oo.seed = p.seed
     oo.hold = p.hold if p.hold > 0 else p.opts.steps
+    oo.hull_tol = p.hull_tol
     base = lib.nsm_outcome_count(p.k, ctypes.byref(oo))
     nproj = 0 if p.project is None else p.project.shape[0] // 2
     oo.nplanes = nproj
@@ -563,7 +570,11 @@ def outcome_set(M, Jn, Jt, mu, v, samples=2048, seed=0, hold=None, project=None,
     store = L.PolicyStore()
     vdir = np.zeros(p.n)
     runs = []
-    for r in range(total):
+    vps = np.zeros((total, p.n))
+    sts = np.zeros(total, dtype=np.intc)
+    nxt = ctypes.c_size_t(0)
+    r = 0
+    while r < total:
         pol = L.ImpactPolicy()
         if r < base:
             s = lib.nsm_outcome_policy(p.k, ctypes.byref(oo), r, ctypes.byref(store),
@@ -575,7 +586,13 @@ def outcome_set(M, Jn, Jt, mu, v, samples=2048, seed=0, hold=None, project=None,
         s, run = p.solve(pol, oo.impact)
         run["source"] = _SOURCES.get(pol.kind, "sampled")
         run["status"] = _REPORTABLE[s]
+        vps[len(runs)] = run["v_plus"]
+        sts[len(runs)] = s
         runs.append(run)
+        _check(lib.nsm_outcome_next(ctypes.byref(p.cprob), ctypes.byref(oo), r, len(runs),
+                                    _ptr(vps), sts.ctypes.data_as(L.PINT), ctypes.byref(nxt)),
+               "nsm_outcome_next", None)
+        r = nxt.value
     cols = _columns(runs, ("source", "status") + _RUN_KEYS)
     ok = cols["status"] == "ok"
     accepted = int(np.count_nonzero(ok))
@@ -594,8 +611,8 @@ def outcome_set(M, Jn, Jt, mu, v, samples=2048, seed=0, hold=None, project=None,
             h = hull2d(x, y)
             verts = np.column_stack([x[h], y[h]])
         hulls.append({"rows": np.array([2 * i, 2 * i + 1]), "vertices": verts})
-    return {"status": "ok", "policy": "set", "outcomes": cols, "runs": total,
-            "accepted": accepted, "rejected": total - accepted, "hull": hulls}
+    return {"status": "ok", "policy": "set", "outcomes": cols, "runs": len(runs),
+            "accepted": accepted, "rejected": len(runs) - accepted, "hull": hulls}
 
 
 def run(problem):

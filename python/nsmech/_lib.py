@@ -33,6 +33,7 @@ NSM_SCHEDULE_MAX_CYCLES = 1000000
 NSM_OUTCOME_MAX_M = 16
 NSM_OUTCOME_MAX_PLANES = 64
 NSM_OUTCOME_SLIP_REST = 1.0 / 256.0
+NSM_OUTCOME_HULL_TOL = 1e-3
 NSM_UNIT_DIRECTION = 0
 
 
@@ -150,7 +151,8 @@ class ImpactResult(Struct):
 class OutcomeOpts(Struct):
     C_NAME = "nsm_outcome_opts"
     _fields_ = [("impact", ImpactOpts), ("nsamples", c_size_t), ("seed", c_ulong),
-                ("hold", c_size_t), ("nplanes", c_size_t), ("planes", PD)]
+                ("hold", c_size_t), ("nplanes", c_size_t), ("planes", PD),
+                ("hull_tol", c_double)]
 
 
 class OutcomeResult(Struct):
@@ -214,6 +216,8 @@ PROTOTYPES = {
                                    P(ImpactPolicy)]),
     "nsm_outcome_plane_policy": (c_int, [c_size_t, c_size_t, PD, P(ImpactOpts), c_size_t, PD,
                                          P(ImpactPolicy)]),
+    "nsm_outcome_next": (c_int, [P(ContactProblem), P(OutcomeOpts), c_size_t, c_size_t, PD,
+                                 PINT, PSZ]),
     "nsm_hull2d": (c_int, [c_size_t, PD, PD, PSZ, PSZ, PSZ]),
     "nsm_cone_project": (c_int, [c_size_t, c_double, c_double, PD, PD, PD]),
 }

@@ -5,6 +5,7 @@
    ratios (docs/math.md, "Exploring the set"). */
 #include <stdint.h>
 #include "nsmech/outcome.h"
+#include "../linalg/internal.h"
 
 /* Number of orders of the set: m! for m <= NSM_OUTCOME_MAX_ORDERS_M (at most 720), every
    order; 4m chosen orders beyond (at most 64). */
@@ -438,19 +439,21 @@ size_t nsm_outcome_work(size_t n, size_t m)
       1 <= nsamples <= 1000000 && hold >= 1 && cap <= 1000000 &&
       nplanes <= NSM_OUTCOME_MAX_PLANES;
     ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap &&
+                 *total_out == nsm_outcome_nbase(m, nsamples) +
+                               NSM_OUTCOME_PLANE_DIRS * nplanes &&
                  *total_out * n <= NSM_MAX_DIM * NSM_MAX_DIM && 1 <= *lw_out &&
                  *lw_out + 3 * m + n <= NSM_MAX_DIM * NSM_MAX_DIM &&
                  *lw_out + 3 * m + n <= lwork;
  */
 static nsm_status outcome_sizes(size_t n, size_t m, size_t nsamples, size_t hold,
-                                size_t nplanes, size_t cap, size_t lwork, size_t *total_out,
-                                size_t *lw_out)
+                                size_t nplanes, double tol, size_t cap, size_t lwork,
+                                size_t *total_out, size_t *lw_out)
 {
     if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_OUTCOME_MAX_M) {
         return NSM_ERR_SIZE;
     }
     if (nsamples == 0 || nsamples > 1000000u || hold == 0 || cap > 1000000u ||
-        nplanes > NSM_OUTCOME_MAX_PLANES) {
+        nplanes > NSM_OUTCOME_MAX_PLANES || !(tol >= 0.0 && tol <= 1.0)) {
         return NSM_ERR_ARG;
     }
     size_t total = outcome_count_proj(m, nsamples, nplanes);
@@ -548,6 +551,8 @@ static int outcome_meta_alias(size_t n, size_t m, size_t d, const double *M, con
     requires valid_res: \valid(total_out) && \valid(lw_out) && \separated(total_out, lw_out);
     assigns *total_out, *lw_out;
     ensures res: \result == NSM_OK ==> 1 <= *total_out <= cap && 1 <= *lw_out &&
+                 *total_out == nsm_outcome_nbase(m, nsamples) +
+                               NSM_OUTCOME_PLANE_DIRS * nplanes &&
                  *lw_out + 3 * m + n <= lwork &&
                  *total_out * n <= NSM_MAX_DIM * NSM_MAX_DIM &&
                  *lw_out + 3 * m + n <= NSM_MAX_DIM * NSM_MAX_DIM;
@@ -561,9 +566,9 @@ static int outcome_meta_alias(size_t n, size_t m, size_t d, const double *M, con
 static nsm_status outcome_check(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                 const double *Jt, const double *mu, const double *v_minus,
                                 size_t nsamples, size_t hold, size_t nplanes,
-                                const double *planes, size_t cap, const double *v_plus,
-                                const double *work, size_t lwork, size_t *total_out,
-                                size_t *lw_out)
+                                const double *planes, double tol, size_t cap,
+                                const double *v_plus, const double *work, size_t lwork,
+                                size_t *total_out, size_t *lw_out)
 {
     if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL ||
         v_plus == NULL || work == NULL || (planes == NULL && nplanes > 0)) {
@@ -574,7 +579,8 @@ static nsm_status outcome_check(size_t n, size_t m, size_t d, const double *M, c
     }
     size_t total = 0;
     size_t lw = 0;
-    nsm_status st = outcome_sizes(n, m, nsamples, hold, nplanes, cap, lwork, &total, &lw);
+    nsm_status st = outcome_sizes(n, m, nsamples, hold, nplanes, tol, cap, lwork, &total,
+                                  &lw);
     if (st != NSM_OK) {
         return st;
     }
@@ -961,10 +967,12 @@ static nsm_status outcome_solve(size_t n, size_t m, size_t d, const double *M, c
     return st;
 }
 
-/* Run r < outcome_count(m, nsamples) of the set: its policy (outcome_policy_of), solved. */
+/* Run r < outcome_count(m, nsamples) of the set: its policy (outcome_policy_of), solved
+   into row `row` (row <= r; row 0 is run 0). */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
-    requires sizes: r < cap <= 1000000 && hold >= 1 && 1 <= norders <= 720;
+    requires sizes: row <= r < cap <= 1000000 && hold >= 1 && 1 <= norders <= 720;
+    requires first: row == 0 ==> r == 0;
     requires orders: norders == nsm_outcome_norders(m);
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
@@ -983,7 +991,8 @@ static nsm_status outcome_run(size_t n, size_t m, size_t d, const double *M, con
                               const nsm_impact_opts *opts, size_t r, size_t norders,
                               size_t nsamples, unsigned long seed, size_t hold,
                               size_t cap, double *v_plus, nsm_status *status,
-                              nsm_policy_kind *kind, double *work, size_t lw, int *stop)
+                              nsm_policy_kind *kind, double *work, size_t lw, size_t row,
+                              int *stop)
 {
     size_t order[NSM_OUTCOME_MAX_M];
     double ratios[NSM_OUTCOME_MAX_M];
@@ -992,7 +1001,7 @@ static nsm_status outcome_run(size_t n, size_t m, size_t d, const double *M, con
     nsm_impact_policy pol;
     outcome_policy_of(m, r, norders, nsamples, seed, hold, extremal_hold(opts), order, ratios,
                       dir, dwell, &pol);
-    return outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, r, cap, v_plus, status,
+    return outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, row, cap, v_plus, status,
                          kind, work, lw, stop);
 }
 
@@ -1065,10 +1074,11 @@ nsm_status nsm_outcome_plane_policy(size_t n, size_t nplanes, const double *plan
 
 /* Run r = base + j of the set with planes (j < NSM_OUTCOME_PLANE_DIRS·nplanes): the policy
    of plane run j with its direction in the n doubles after the solver's work and Lambda,
-   solved. r > 0: never the run that reports input errors. */
+   solved into row `row`. row > 0: never the run that reports input errors. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
-    requires sizes: 1 <= base <= r < cap <= 1000000 && 1 <= nplanes <= NSM_OUTCOME_MAX_PLANES &&
+    requires sizes: 1 <= base <= r && 1 <= row < cap <= 1000000 &&
+                    1 <= nplanes <= NSM_OUTCOME_MAX_PLANES &&
                     r - base < NSM_OUTCOME_PLANE_DIRS * nplanes;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
@@ -1086,69 +1096,263 @@ static nsm_status outcome_plane_run(size_t n, size_t m, size_t d, const double *
                                     const double *v_minus, const nsm_impact_opts *opts,
                                     size_t nplanes, const double *planes, size_t base, size_t r,
                                     size_t cap, double *v_plus, nsm_status *status,
-                                    nsm_policy_kind *kind, double *work, size_t lw)
+                                    nsm_policy_kind *kind, double *work, size_t lw, size_t row)
 {
     nsm_impact_policy pol;
     plane_policy_of(n, nplanes, planes, r - base, extremal_hold(opts), work + lw + 3 * m, &pol);
     int stop = 0;
-    return outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, r, cap, v_plus, status,
+    return outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, row, cap, v_plus, status,
                          kind, work, lw, &stop);
 }
 
+/* Probe direction k of the hull test, applied to the velocity v: the coordinate v[k]
+   (k < n), the contact axis (row k - n of Jn, then of Jt), then the fan directions of the
+   projection planes (a·p + b·q, plane_coef). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+    requires dir: k < n + (d + 1) * m + NSM_OUTCOME_PLANE_DIRS * nplanes;
+    requires valid_in: \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
+                       \valid_read(v + (0 .. n - 1)) &&
+                       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1)));
+    assigns \nothing;
+ */
+static double probe(size_t n, size_t m, size_t d, const double *Jn, const double *Jt,
+                    size_t nplanes, const double *planes, size_t k, const double *v)
+{
+    (void)nplanes; /* bounds k in the contract */
+    if (k < n) {
+        return v[k];
+    }
+    if (k - n < m) {
+        /*@ assert (k - n) * n + n <= m * n; */
+        return nsm_vec_dot(n, Jn + (k - n) * n, v);
+    }
+    if (k - n - m < d * m) {
+        /*@ assert (k - n - m) * n + n <= m * d * n; */
+        return nsm_vec_dot(n, Jt + (k - n - m) * n, v);
+    }
+    size_t j = k - n - m - d * m;
+    size_t i = j / NSM_OUTCOME_PLANE_DIRS;
+    double a = 0.0;
+    double b = 0.0;
+    plane_coef(j % NSM_OUTCOME_PLANE_DIRS, &a, &b);
+    /*@ assert i < nplanes && 2 * i * n + 2 * n <= 2 * nplanes * n; */
+    const double *p = planes + 2 * i * n;
+    return a * nsm_vec_dot(n, p, v) + b * nsm_vec_dot(n, p + n, v);
+}
+
+/* 1 if an accepted row of [mid, hi) of v_plus lies beyond the accepted rows [0, mid) along
+   probe direction k by more than tol times their width along it (or [0, mid) has no
+   accepted row). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+    requires dir: k < n + (d + 1) * m + NSM_OUTCOME_PLANE_DIRS * nplanes;
+    requires rows: mid <= hi <= cap <= 1000000;
+    requires valid_in: \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
+                       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1))) &&
+                       \valid_read(v_plus + (0 .. cap * n - 1)) &&
+                       \valid_read(status + (0 .. cap - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int probe_extends(size_t n, size_t m, size_t d, const double *Jn, const double *Jt,
+                         size_t nplanes, const double *planes, size_t k, const double *v_plus,
+                         const nsm_status *status, size_t mid, size_t hi, size_t cap,
+                         double tol)
+{
+    double lo = 0.0;
+    double up = 0.0;
+    int any = 0;
+    /*@ loop invariant 0 <= i <= mid;
+        loop invariant any == 0 || any == 1;
+        loop assigns i, lo, up, any;
+        loop variant mid - i;
+     */
+    for (size_t i = 0; i < mid; i++) {
+        if (status[i] == NSM_OK) {
+            lemma_row(i, cap, n);
+            double s = probe(n, m, d, Jn, Jt, nplanes, planes, k, v_plus + i * n);
+            lo = (any && lo < s) ? lo : s;
+            up = (any && up > s) ? up : s;
+            any = 1;
+        }
+    }
+    if (!any) {
+        return 1;
+    }
+    double w = tol * (up - lo);
+    /*@ loop invariant mid <= i <= hi;
+        loop assigns i;
+        loop variant hi - i;
+     */
+    for (size_t i = mid; i < hi; i++) {
+        if (status[i] == NSM_OK) {
+            lemma_row(i, cap, n);
+            double s = probe(n, m, d, Jn, Jt, nplanes, planes, k, v_plus + i * n);
+            if (s > up + w || s < lo - w) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* 1 if the round of rows [mid, hi) reaches beyond rows [0, mid) along some probe direction
+   (probe_extends): n coordinates, (d + 1)m contact axes, NSM_OUTCOME_PLANE_DIRS per plane. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+    requires rows: mid <= hi <= cap <= 1000000;
+    requires valid_in: \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
+                       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1))) &&
+                       \valid_read(v_plus + (0 .. cap * n - 1)) &&
+                       \valid_read(status + (0 .. cap - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int round_extends(size_t n, size_t m, size_t d, const double *Jn, const double *Jt,
+                         size_t nplanes, const double *planes, const double *v_plus,
+                         const nsm_status *status, size_t mid, size_t hi, size_t cap,
+                         double tol)
+{
+    size_t ndir = n + (d + 1) * m + NSM_OUTCOME_PLANE_DIRS * nplanes;
+    /*@ loop invariant 0 <= k <= ndir;
+        loop assigns k;
+        loop variant ndir - k;
+     */
+    for (size_t k = 0; k < ndir; k++) {
+        if (probe_extends(n, m, d, Jn, Jt, nplanes, planes, k, v_plus, status, mid, hi, cap,
+                          tol)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The run after run r of a set with nsamples samples, when rows 0 .. row - 1 of v_plus and
+   status are the runs made so far (the last is run r's): r + 1, or the end of r's sampled
+   family (bang-bang runs [b0, b0 + ns), schedules [b0 + ns, b0 + 2ns), Halton ratios
+   [h0, h0 + ceil(ns / 8)), b0 = 2N + 1 + F, h0 = b0 + 2ns + 2m) when tol > 0, the family
+   has made j = NSM_OUTCOME_ROUND·2^i runs, not all, and its last round (the last
+   max(j / 2, NSM_OUTCOME_ROUND) rows) reaches no further than tol (round_extends). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+                   nplanes <= NSM_OUTCOME_MAX_PLANES && 1 <= ns <= 1000000;
+    requires runs: r < total && row <= r + 1 && row <= cap <= 1000000;
+    requires count: total == nsm_outcome_nbase(m, ns) + NSM_OUTCOME_PLANE_DIRS * nplanes;
+    requires valid_in: \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
+                       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1))) &&
+                       \valid_read(v_plus + (0 .. cap * n - 1)) &&
+                       \valid_read(status + (0 .. cap - 1));
+    assigns \nothing;
+    ensures r + 1 <= \result <= total;
+ */
+static size_t next_run(size_t n, size_t m, size_t d, const double *Jn, const double *Jt,
+                       size_t ns, size_t nplanes, const double *planes, double tol,
+                       const double *v_plus, const nsm_status *status, size_t row, size_t cap,
+                       size_t r, size_t total)
+{
+    (void)total; /* bounds the result in the contract */
+    size_t b0 = 2 * n_orders(m) + 1 + n_fan(m);
+    size_t h0 = b0 + 2 * ns + 2 * m;
+    size_t lo = 0;
+    size_t hi = 0;
+    if (r >= b0 && r - b0 < ns) {
+        lo = b0;
+        hi = b0 + ns;
+    } else if (r >= b0 + ns && r - b0 - ns < ns) {
+        lo = b0 + ns;
+        hi = b0 + 2 * ns;
+    } else if (r >= h0 && r - h0 < (ns + 7) / 8) {
+        lo = h0;
+        hi = h0 + (ns + 7) / 8;
+    }
+    if (!(tol > 0.0) || hi == 0) {
+        return r + 1;
+    }
+    size_t j = r + 1 - lo; /* runs the family has made */
+    if (j < NSM_OUTCOME_ROUND || (j & (j - 1)) != 0 || r + 1 == hi) {
+        return r + 1;
+    }
+    size_t len = j == NSM_OUTCOME_ROUND ? j : j / 2;
+    if (len > row) {
+        return r + 1;
+    }
+    return round_extends(n, m, d, Jn, Jt, nplanes, planes, v_plus, status, row - len, row,
+                         cap, tol)
+               ? r + 1
+               : hi;
+}
+
 /* The runs of nsm_outcome_set on validated arguments: the base runs of outcome_count,
-   then NSM_OUTCOME_PLANE_DIRS per plane; *acc counts the accepted ones. */
+   then NSM_OUTCOME_PLANE_DIRS per plane, each sampled family ended early by next_run when
+   tol > 0; the runs made fill rows 0 .. *rows - 1 in order, and *acc counts the accepted
+   ones. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
     requires sizes: 1 <= total <= cap <= 1000000 && hold >= 1 && 1 <= nsamples <= 1000000 &&
                     nplanes <= NSM_OUTCOME_MAX_PLANES;
+    requires count: total == nsm_outcome_nbase(m, nsamples) + NSM_OUTCOME_PLANE_DIRS * nplanes;
     requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
                        \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
                        \valid_read(v_minus + (0 .. n - 1)) && (opts == \null || \valid_read(opts));
     requires valid_planes: nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1));
     requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
-                        \valid(kind + (0 .. cap - 1)) && \valid(acc);
+                        \valid(kind + (0 .. cap - 1)) && \valid(acc) && \valid(rows);
     requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 3 * m + n - 1));
     requires sep: \separated(acc, status + (0 .. cap - 1)) && \separated(acc, kind + (0 .. cap - 1)) &&
                   \separated(acc, v_plus + (0 .. cap * n - 1)) &&
-                  \separated(acc, work + (0 .. lw + 3 * m + n - 1));
+                  \separated(acc, work + (0 .. lw + 3 * m + n - 1)) && \separated(acc, rows) &&
+                  \separated(rows, status + (0 .. cap - 1)) &&
+                  \separated(rows, kind + (0 .. cap - 1)) &&
+                  \separated(rows, v_plus + (0 .. cap * n - 1)) &&
+                  \separated(rows, work + (0 .. lw + 3 * m + n - 1));
     assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1],
-            work[0 .. lw + 3 * m + n - 1], *acc;
-    ensures first_ok: \result == NSM_OK ==> *acc <= total;
+            work[0 .. lw + 3 * m + n - 1], *acc, *rows;
+    ensures first_ok: \result == NSM_OK ==> *acc <= *rows <= total;
  */
 static nsm_status outcome_runs(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                const double *Jt, const double *mu, const double *v_minus,
                                const nsm_impact_opts *opts, size_t total, size_t nsamples,
                                unsigned long seed, size_t hold, size_t nplanes,
-                               const double *planes, size_t cap, double *v_plus,
+                               const double *planes, double tol, size_t cap, double *v_plus,
                                nsm_status *status, nsm_policy_kind *kind, double *work, size_t lw,
-                               size_t *acc)
+                               size_t *acc, size_t *rows)
 {
     size_t norders = n_orders(m);
     size_t base = outcome_count(m, nsamples);
     *acc = 0;
-    /*@ loop invariant 0 <= r <= total;
-        loop invariant 0 <= *acc <= r;
-        loop assigns r, *acc, v_plus[0 .. cap * n - 1],
+    *rows = 0;
+    size_t row = 0;
+    size_t r = 0;
+    /*@ loop invariant 0 <= row <= r <= total;
+        loop invariant 0 <= *acc <= row;
+        loop invariant row == 0 ==> r == 0;
+        loop assigns r, row, *acc, v_plus[0 .. cap * n - 1],
                      status[0 .. cap - 1], kind[0 .. cap - 1], work[0 .. lw + 3 * m + n - 1];
         loop variant total - r;
      */
-    for (size_t r = 0; r < total; r++) {
+    while (r < total) {
         nsm_status st = NSM_ERR_ARG; /* every r < total is a base or a plane run */
         if (r < base || nplanes == 0) {
             int stop = 0;
             st = outcome_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, r, norders, nsamples, seed,
-                             hold, cap, v_plus, status, kind, work, lw, &stop);
+                             hold, cap, v_plus, status, kind, work, lw, row, &stop);
             if (stop) {
+                *rows = row;
                 return st;
             }
         } else if (r - base < NSM_OUTCOME_PLANE_DIRS * nplanes) {
+            /*@ assert row >= 1; */
             st = outcome_plane_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, nplanes, planes, base,
-                                   r, cap, v_plus, status, kind, work, lw);
+                                   r, cap, v_plus, status, kind, work, lw, row);
         }
         if (st == NSM_OK) {
             *acc += 1;
         }
+        row++;
+        r = next_run(n, m, d, Jn, Jt, nsamples, nplanes, planes, tol, v_plus, status, row, cap,
+                     r, total);
     }
+    *rows = row;
     return NSM_OK;
 }
 
@@ -1182,6 +1386,7 @@ nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_op
     size_t hold = opts->hold;
     size_t nplanes = opts->nplanes;
     const double *planes = opts->planes;
+    double tol = opts->hull_tol;
     size_t n = prob->n;
     size_t m = prob->m;
     size_t d = prob->d;
@@ -1200,7 +1405,7 @@ nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_op
     size_t total = 0;
     size_t lw = 0;
     nsm_status st = outcome_check(n, m, d, M, Jn, Jt, mu, v_minus, nsamples, hold, nplanes,
-                                  planes, cap, v_plus, work, lwork, &total, &lw);
+                                  planes, tol, cap, v_plus, work, lwork, &total, &lw);
     if (st != NSM_OK) {
         return st;
     }
@@ -1211,12 +1416,48 @@ nsm_status nsm_outcome_set(const nsm_contact_problem *prob, const nsm_outcome_op
         return NSM_ERR_ALIAS;
     }
     size_t acc = 0;
+    size_t rows = 0;
     st = outcome_runs(n, m, d, M, Jn, Jt, mu, v_minus, &io, total, nsamples, seed, hold,
-                      nplanes, planes, cap, v_plus, status, kind, work, lw, &acc);
+                      nplanes, planes, tol, cap, v_plus, status, kind, work, lw, &acc, &rows);
     if (st != NSM_OK) {
         return st;
     }
-    res->nruns = total;
+    res->nruns = rows;
     res->accepted = acc;
+    return NSM_OK;
+}
+
+nsm_status nsm_outcome_next(const nsm_contact_problem *prob, const nsm_outcome_opts *opts,
+                            size_t r, size_t rows, const double *v_plus,
+                            const nsm_status *status, size_t *next)
+{
+    if (prob == NULL || opts == NULL || v_plus == NULL || status == NULL || next == NULL) {
+        return NSM_ERR_NULL;
+    }
+    size_t n = prob->n;
+    size_t m = prob->m;
+    size_t d = prob->d;
+    const double *Jn = prob->Jn;
+    const double *Jt = prob->Jt;
+    size_t nsamples = opts->nsamples;
+    size_t nplanes = opts->nplanes;
+    const double *planes = opts->planes;
+    double tol = opts->hull_tol;
+    if (Jn == NULL || Jt == NULL || (planes == NULL && nplanes > 0)) {
+        return NSM_ERR_NULL;
+    }
+    if (n == 0 || n > NSM_MAX_DIM || m == 0 || m > NSM_OUTCOME_MAX_M) {
+        return NSM_ERR_SIZE;
+    }
+    if ((d != 1 && d != 2) || nsamples == 0 || nsamples > 1000000u ||
+        nplanes > NSM_OUTCOME_MAX_PLANES || !(tol >= 0.0 && tol <= 1.0)) {
+        return NSM_ERR_ARG;
+    }
+    size_t total = outcome_count_proj(m, nsamples, nplanes);
+    if (r >= total || rows == 0 || rows > r + 1 || rows > 1000000u) {
+        return NSM_ERR_ARG;
+    }
+    *next = next_run(n, m, d, Jn, Jt, nsamples, nplanes, planes, tol, v_plus, status, rows, rows,
+                     r, total);
     return NSM_OK;
 }

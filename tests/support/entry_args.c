@@ -49,17 +49,20 @@ nsm_outcome_opts args_outcome_opts(const nsm_impact_opts *opts, size_t nsamples,
     return o;
 }
 
-nsm_status args_outcome_set(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                            const double *Jt, const double *mu, const double *v_minus,
-                            const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
-                            size_t hold, size_t nplanes, const double *planes, size_t cap,
-                            double *v_plus, nsm_status *status, nsm_policy_kind *kind,
-                            size_t *nruns, size_t *accepted, double *work, size_t lwork)
+/* args_outcome_set with the options' hull_tol set to tol. */
+static nsm_status outcome_set_tol(size_t n, size_t m, size_t d, const double *M,
+                                  const double *Jn, const double *Jt, const double *mu,
+                                  const double *v_minus, const nsm_impact_opts *opts,
+                                  size_t nsamples, unsigned long seed, size_t hold,
+                                  size_t nplanes, const double *planes, double tol, size_t cap,
+                                  double *v_plus, nsm_status *status, nsm_policy_kind *kind,
+                                  size_t *nruns, size_t *accepted, double *work, size_t lwork)
 {
     const nsm_contact_problem prob = {n, m, d, M, Jn, Jt, mu, v_minus};
     nsm_outcome_opts o = args_outcome_opts(opts, nsamples, seed, hold);
     o.nplanes = nplanes;
     o.planes = planes;
+    o.hull_tol = tol;
     nsm_outcome_result res = {cap, v_plus, status, kind, 0, 0};
     if (nruns != NULL) {
         res.nruns = *nruns;
@@ -76,6 +79,29 @@ nsm_status args_outcome_set(size_t n, size_t m, size_t d, const double *M, const
         *accepted = res.accepted;
     }
     return s;
+}
+
+nsm_status args_outcome_set(size_t n, size_t m, size_t d, const double *M, const double *Jn,
+                            const double *Jt, const double *mu, const double *v_minus,
+                            const nsm_impact_opts *opts, size_t nsamples, unsigned long seed,
+                            size_t hold, size_t nplanes, const double *planes, size_t cap,
+                            double *v_plus, nsm_status *status, nsm_policy_kind *kind,
+                            size_t *nruns, size_t *accepted, double *work, size_t lwork)
+{
+    return outcome_set_tol(n, m, d, M, Jn, Jt, mu, v_minus, opts, nsamples, seed, hold, nplanes,
+                           planes, 0.0, cap, v_plus, status, kind, nruns,
+                           accepted, work, lwork);
+}
+
+nsm_status args_outcome_set_tol(size_t n, size_t m, const double *M, const double *Jn,
+                                const double *Jt, const double *mu, const double *v_minus,
+                                const nsm_impact_opts *opts, size_t nsamples,
+                                unsigned long seed, size_t hold, double tol, size_t cap,
+                                double *v_plus, nsm_status *status, nsm_policy_kind *kind,
+                                size_t *nruns, size_t *accepted, double *work, size_t lwork)
+{
+    return outcome_set_tol(n, m, 1, M, Jn, Jt, mu, v_minus, opts, nsamples, seed, hold, 0, NULL,
+                           tol, cap, v_plus, status, kind, nruns, accepted, work, lwork);
 }
 
 nsm_status args_outcome_set_d(size_t n, size_t m, size_t d, const double *M, const double *Jn,

@@ -55,6 +55,14 @@ nsm_status args_outcome_set1(size_t n, size_t m, const double *M, const double *
                              nsm_policy_kind *kind, size_t *nruns, size_t *accepted,
                              double *work, size_t lwork);
 
+/* args_outcome_set1 with hull_tol = tol (0: every run). */
+nsm_status args_outcome_set_tol(size_t n, size_t m, const double *M, const double *Jn,
+                                const double *Jt, const double *mu, const double *v_minus,
+                                const nsm_impact_opts *opts, size_t nsamples,
+                                unsigned long seed, size_t hold, double tol, size_t cap,
+                                double *v_plus, nsm_status *status, nsm_policy_kind *kind,
+                                size_t *nruns, size_t *accepted, double *work, size_t lwork);
+
 /* nsm_outcome_count with nsamples and nplanes. */
 size_t args_outcome_count(size_t m, size_t nsamples, size_t nplanes);
 

@@ -9,7 +9,7 @@
 
 static const char *const imp_fields[] = {
     "M", "Jn", "Jt", "tangent_dim", "mu", "v", "policy", "order", "dwell", "samples", "seed", "hold",
-    "cycles", "tol", "steps", "fw_iters", "slip_rest", "project", NULL
+    "cycles", "tol", "steps", "fw_iters", "slip_rest", "project", "hull_tol", NULL
 };
 
 /* The parsed problem. */
@@ -29,6 +29,8 @@ typedef struct imp_problem {
     size_t fw_iters;       /* nsm_impact_opts.fw_iters; 0: the default */
     double slip_rest;      /* nsm_impact_opts.slip_rest when has_slip_rest */
     int has_slip_rest;     /* else 0, and NSM_OUTCOME_SLIP_REST for "set" */
+    double hull_tol;       /* "set": nsm_outcome_opts.hull_tol when has_hull_tol */
+    int has_hull_tol;      /* else 0: every run */
     double *project;       /* "set": nproj·2 rows of n, rows 2i and 2i + 1 give projection i */
     size_t nproj;
 } imp_problem;
@@ -335,6 +337,19 @@ static int imp_read(const cJSON *pb, imp_problem *p, cli_err *e)
         cli_fail(e, "field 'slip_rest': must be in [0, 1]");
         return -1;
     }
+    got = cli_get_number(pb, "hull_tol", &p->hull_tol, e);
+    if (got < 0) {
+        return -1;
+    }
+    p->has_hull_tol = got;
+    if (got && p->policy != 5) {
+        cli_fail(e, "field 'hull_tol': only meaningful with \"policy\": \"set\"");
+        return -1;
+    }
+    if (got && !(p->hull_tol >= 0.0 && p->hull_tol <= 1.0)) {
+        cli_fail(e, "field 'hull_tol': must be in [0, 1]");
+        return -1;
+    }
     return imp_read_project(pb, p, e);
 }
 
@@ -516,8 +531,9 @@ static nsm_status solve_run(const imp_problem *p, const nsm_impact_policy *pol,
     return s;
 }
 
-/* "policy": "set": every run of the outcome set with `samples` bang-bang histories, then the
-   extremal fan in each "project" plane (nsm_outcome_set's runs, one by one). */
+/* "policy": "set": the runs of the outcome set with `samples` bang-bang histories, then the
+   extremal fan in each "project" plane (nsm_outcome_set's runs, one by one, each sampled
+   family stopped as nsm_outcome_next says). */
 static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *opts,
                    double *work, size_t lw, double *vp, double *lam, cJSON **out, cli_err *e)
 {
@@ -532,6 +548,7 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     oo.nsamples = samples;
     oo.seed = (unsigned long)p->seed;
     oo.hold = p->hold > 0 ? p->hold : opts->steps;
+    oo.hull_tol = p->has_hull_tol ? p->hull_tol : 0.0;
     size_t base = nsm_outcome_count(p->k, &oo);
     oo.nplanes = p->nproj;
     oo.planes = p->project;
@@ -545,9 +562,10 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     double *vps = calloc(total * p->n, sizeof *vps);
     double *vdir = calloc(p->n, sizeof *vdir);
     unsigned char *ok = calloc(total, 1);
+    nsm_status *sts = calloc(total, sizeof *sts);
     cJSON *res = cJSON_CreateObject(), *outs = cJSON_CreateArray();
     int rc = CLI_EXIT_COMPUTE;
-    if (vps == NULL || vdir == NULL || ok == NULL) {
+    if (vps == NULL || vdir == NULL || ok == NULL || sts == NULL) {
         cli_fail(e, "out of memory");
         goto done;
     }
@@ -555,9 +573,12 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
     cJSON_AddStringToObject(res, "policy", "set");
     cJSON_AddItemToObject(res, "outcomes", outs);
     size_t accepted = 0;
+    size_t rows = 0;
+    const nsm_contact_problem prob = {p->n, p->k, p->d, p->M, p->Jn, p->Jt, p->mu, p->v};
     cli_progress prog;
     cli_progress_begin(&prog, "runs", total);
-    for (size_t r = 0; r < total; r++) {
+    size_t r = 0;
+    while (r < total) {
         nsm_impact_policy pol;
         nsm_status s = r < base ? nsm_outcome_policy(p->k, &oo, r, &store, &pol)
                                 : nsm_outcome_plane_policy(p->n, p->nproj, p->project,
@@ -579,19 +600,29 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
         cJSON_AddStringToObject(o, "status", status_name(s));
         add_run(o, p, vp, lam, &info);
         cJSON_AddItemToArray(outs, o);
-        memcpy(vps + r * p->n, vp, p->n * sizeof *vp);
-        ok[r] = s == NSM_OK;
+        memcpy(vps + rows * p->n, vp, p->n * sizeof *vp);
+        ok[rows] = s == NSM_OK;
+        sts[rows] = s;
         accepted += s == NSM_OK;
-        cli_progress_step(&prog, r + 1);
+        rows++;
+        size_t next = total;
+        s = nsm_outcome_next(&prob, &oo, r, rows, vps, sts, &next);
+        if (s != NSM_OK) {
+            cli_progress_end(&prog, r);
+            cli_fail(e, "impact: the set's run after %zu: %s", r, nsm_status_str(s));
+            goto done;
+        }
+        r = next;
+        cli_progress_step(&prog, r);
     }
     cli_progress_end(&prog, total);
-    cJSON_AddNumberToObject(res, "runs", (double)total);
+    cJSON_AddNumberToObject(res, "runs", (double)rows);
     cJSON_AddNumberToObject(res, "accepted", (double)accepted);
-    cJSON_AddNumberToObject(res, "rejected", (double)(total - accepted));
+    cJSON_AddNumberToObject(res, "rejected", (double)(rows - accepted));
     cJSON *hulls = cJSON_CreateArray();
     cJSON_AddItemToObject(res, "hull", hulls);
     for (size_t i = 0; i < p->nproj; i++) {
-        cJSON *h = set_hull(p, i, total, vps, ok);
+        cJSON *h = set_hull(p, i, rows, vps, ok);
         if (h == NULL) {
             cli_fail(e, "out of memory");
             goto done;
@@ -606,6 +637,7 @@ done:
     free(vps);
     free(vdir);
     free(ok);
+    free(sts);
     return rc;
 }
 
