@@ -368,9 +368,10 @@ int main(void)
         snprintf(name, sizeof name, "%s_rounds_seconds", shipped[i].stem);
         nsm_outcome_opts ro = opts;
         ro.hull_tol = NSM_OUTCOME_HULL_TOL;
-        printf("%s %.3f\n", name, set_seconds(&P, &ro, name));
+        double tr = set_seconds(&P, &ro, name);
+        printf("%s %.3f\n", name, tr);
         printf("%s_rounds_support_gap %.2e\n", shipped[i].stem,
-               full_rows > 0 ? rounds_gap(&P) : NAN);
+               full_rows > 0 && !isnan(tr) ? rounds_gap(&P) : NAN);
         printf("%s %.5f\n", shipped[i].moreau, moreau_seconds(&P, &opts));
         if (i == 0) {
             printf("spatial_steps_ratio_max %.2f\n", steps_ratio(&P, &opts));

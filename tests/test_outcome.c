@@ -415,12 +415,73 @@ static void test_outcome_next(void)
     o.hull_tol = -0.5;
     CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, 5, 6, own_v, own_s, &next), NSM_ERR_ARG);
     o.hull_tol = 0.0;
-    const nsm_contact_problem big = {3, 17, 1, P.M, P.Jn, P.Jt, P.mu, P.vm};
+    static double big_J[17 * 3], big_mu[17];
+    const nsm_contact_problem big = {3, 17, 1, P.M, big_J, big_J, big_mu, P.vm};
     CU_ASSERT_EQUAL(nsm_outcome_next(&big, &o, 5, 6, own_v, own_s, &next), NSM_ERR_SIZE);
     CU_ASSERT_EQUAL(next, 7); /* nothing written on error */
     /* hull_tol = 0: always the next run */
     CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, 100, 101, own_v, own_s, &next), NSM_OK);
     CU_ASSERT_EQUAL(next, 101);
+}
+
+/* nsm_outcome_next on made-up rows of a one-contact problem (n = 3, m = 1: 1 order, 8 fan
+   directions, so the bang-bang runs are 11 .. 74): rows 0 .. 10 are the earlier runs, rows
+   11 .. 42 the family's first round (run 42 ends it); returns *next. */
+static size_t next_after_round(size_t d, const double *round_row, nsm_status round_status,
+                               nsm_status earlier_status, size_t nplanes, double tol, size_t r)
+{
+    static const double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Jn[3] = {0, 0, 1};
+    static const double Jt[6] = {0, 0, 1, 1, 1, 0}; /* d = 2: the second axis is x + y */
+    static const double mu[1] = {0.5}, vm[3] = {0, 0, -1};
+    static const double planes[6] = {1, 0, 0, 0, 1, 0};
+    /* earlier rows: corners of the unit cube with x + y <= 1 */
+    static const double corner[6][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0},
+                                        {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+    double v[43 * 3];
+    nsm_status st[43];
+    for (size_t i = 0; i < 43; i++) {
+        for (int k = 0; k < 3; k++) {
+            v[3 * i + k] = i < 11 ? corner[i % 6][k] : (k == 2 ? 0.5 : 0.25);
+        }
+        st[i] = i < 11 ? earlier_status : NSM_OK;
+    }
+    if (round_row != NULL) {
+        memcpy(v + 3 * 20, round_row, sizeof v[0] * 3);
+        st[20] = round_status;
+    }
+    const nsm_contact_problem prob = {3, 1, d, M, Jn, Jt, mu, vm};
+    nsm_outcome_opts o = args_outcome_opts(NULL, 64, 0, 8);
+    o.hull_tol = tol;
+    o.nplanes = nplanes;
+    o.planes = planes;
+    size_t next = 0;
+    CU_ASSERT_EQUAL(nsm_outcome_next(&prob, &o, r, r + 1, v, st, &next), NSM_OK);
+    return next;
+}
+
+/* CLAIM: outcome.h nsm_outcome_next: a round ends its family exactly when none of its
+   accepted rows lies beyond the earlier accepted rows by more than hull_tol times their width
+   along a coordinate of v+, a contact axis (Jn v+, each row of Jt v+) or a plane's fan
+   direction; rejected rows do not count; no earlier accepted row means go on; only at the
+   end of a round; hull_tol = 0 never stops */
+static void test_outcome_next_rule(void)
+{
+    enum { END = 75 }; /* the first run after the bang-bang family */
+    const double within[3] = {1.0 + 0.5e-3, 0.25, 0.5}, beyond[3] = {1.0 + 2e-3, 0.25, 0.5};
+    const double diagonal[3] = {0.9, 0.9, 0.5}; /* x, y <= 1; x + y = 1.8 > 1 */
+    CU_ASSERT_EQUAL(next_after_round(1, NULL, NSM_OK, NSM_OK, 0, 1e-3, 42), END);
+    CU_ASSERT_EQUAL(next_after_round(1, within, NSM_OK, NSM_OK, 0, 1e-3, 42), END);
+    CU_ASSERT_EQUAL(next_after_round(1, beyond, NSM_OK, NSM_OK, 0, 1e-3, 42), 43);
+    CU_ASSERT_EQUAL(next_after_round(1, beyond, NSM_OK, NSM_OK, 0, 3e-3, 42), END);
+    CU_ASSERT_EQUAL(next_after_round(1, beyond, NSM_ERR_BOUND, NSM_OK, 0, 1e-3, 42), END);
+    CU_ASSERT_EQUAL(next_after_round(1, NULL, NSM_OK, NSM_ERR_BOUND, 0, 1e-3, 42), 43);
+    /* the diagonal is seen only by a plane's fan, or by d = 2's second tangent axis */
+    CU_ASSERT_EQUAL(next_after_round(1, diagonal, NSM_OK, NSM_OK, 0, 1e-3, 42), END);
+    CU_ASSERT_EQUAL(next_after_round(1, diagonal, NSM_OK, NSM_OK, 1, 1e-3, 42), 43);
+    CU_ASSERT_EQUAL(next_after_round(2, diagonal, NSM_OK, NSM_OK, 0, 1e-3, 42), 43);
+    /* not the end of a round; hull_tol 0 */
+    CU_ASSERT_EQUAL(next_after_round(1, NULL, NSM_OK, NSM_OK, 0, 1e-3, 41), 42);
+    CU_ASSERT_EQUAL(next_after_round(1, NULL, NSM_OK, NSM_OK, 0, 0.0, 42), 43);
 }
 
 /* nsm_outcome_policy (outcome.h): run r's policy, in the documented order of the set; solving
@@ -1156,6 +1217,7 @@ static CU_TestInfo outcome_tests[] = {
     {"outcome set: box-wall runs, counts, statuses", test_outcome_set},
     {"outcome set: hull_tol keeps whole rounds of each sampled family", test_outcome_set_rounds},
     {"outcome next: a caller's own loop gives the set's rows", test_outcome_next},
+    {"outcome next: the stop rule on made-up rows", test_outcome_next_rule},
     {"outcome policy: run r's policy in the documented order; replay equals the set",
      test_outcome_policy},
     {"outcome set, spatial contacts: planar motion gives the planar set; bad d",

@@ -69,7 +69,7 @@ typedef struct nsm_outcome_opts {
     const double *planes;   /**< 2·nplanes rows of n entries (may be NULL when nplanes = 0) */
     double hull_tol;        /**< 0 .. 1: 0 makes every run (the default); > 0: a sampled
                                  family stops after a round of its runs that reaches no further
-                                 than hull_tol times the set's width along every probe */
+                                 than hull_tol times the earlier rows' width along any probe */
 } nsm_outcome_opts;
 
 /** The sets' opts.impact.slip_rest (nsmech/impact.h): in the runs that hold contacts, a slip
@@ -150,9 +150,9 @@ size_t nsm_outcome_work(size_t n, size_t m);
     read) and the counts (written). */
 typedef struct nsm_outcome_result {
     size_t cap;              /**< runs the arrays hold (>= nsm_outcome_count(m, opts)) */
-    double *v_plus;          /**< cap·n: row r is run r's post-impact velocity */
-    nsm_status *status;      /**< cap: run r's status */
-    nsm_policy_kind *kind;   /**< cap: run r's policy */
+    double *v_plus;          /**< cap·n: row i is the i-th run made's post-impact velocity */
+    nsm_status *status;      /**< cap: row i's status */
+    nsm_policy_kind *kind;   /**< cap: row i's policy (row i is run i when hull_tol = 0) */
     size_t nruns;            /**< written: the runs made (all of them with hull_tol = 0) */
     size_t accepted;         /**< written: the runs with status NSM_OK */
 } nsm_outcome_result;

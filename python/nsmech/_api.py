@@ -536,9 +536,10 @@ def hull2d(x, y):
 
 def outcome_set(M, Jn, Jt, mu, v, samples=2048, seed=0, hold=None, project=None, **options):
     """The outcome set (at most 16 contacts), as `nsm impact` with "policy": "set" computes it:
-    every run of nsm_outcome_set replayed with nsm_outcome_policy (and, with `project`, the
+    the runs of nsm_outcome_set replayed with nsm_outcome_policy (and, with `project`, the
     extremal fan of nsm_outcome_plane_policy in each projection plane), so that each outcome
-    has its impulses. project: 2·p rows of n entries, rows 2i and 2i + 1 the axes of
+    has its impulses; hull_tol > 0 (an option, default 0: every run) stops each sampled
+    family as nsm_outcome_next says. project: 2·p rows of n entries, rows 2i and 2i + 1 the axes of
     projection i. Returns status, policy, outcomes (columns over the runs: source, status and
     the fields of a single impact run), runs, accepted, rejected, and hull (per projection:
     rows, and vertices, the hull of the accepted outcomes' projection, counter-clockwise)."""
@@ -567,6 +568,9 @@ def outcome_set(M, Jn, Jt, mu, v, samples=2048, seed=0, hold=None, project=None,
     if total == 0:
         raise Error(L.STATUS["NSM_ERR_ARG"], fn, "project",
                     f"at most {L.NSM_OUTCOME_MAX_PLANES} projections, got {nproj}")
+    if p.hull_tol > 0 and total > 1000000:
+        raise Error(L.STATUS["NSM_ERR_ARG"], fn, "hull_tol",
+                    f"rounds take sets of at most 10^6 runs, this one has {total}")
     store = L.PolicyStore()
     vdir = np.zeros(p.n)
     runs = []
@@ -589,9 +593,11 @@ def outcome_set(M, Jn, Jt, mu, v, samples=2048, seed=0, hold=None, project=None,
         vps[len(runs)] = run["v_plus"]
         sts[len(runs)] = s
         runs.append(run)
-        _check(lib.nsm_outcome_next(ctypes.byref(p.cprob), ctypes.byref(oo), r, len(runs),
-                                    _ptr(vps), sts.ctypes.data_as(L.PINT), ctypes.byref(nxt)),
-               "nsm_outcome_next", None)
+        nxt.value = r + 1
+        if p.hull_tol > 0:
+            _check(lib.nsm_outcome_next(ctypes.byref(p.cprob), ctypes.byref(oo), r, len(runs),
+                                        _ptr(vps), sts.ctypes.data_as(L.PINT), ctypes.byref(nxt)),
+                   "nsm_outcome_next", None)
         r = nxt.value
     cols = _columns(runs, ("source", "status") + _RUN_KEYS)
     ok = cols["status"] == "ok"

@@ -902,9 +902,9 @@ nsm_status nsm_outcome_policy(size_t m, const nsm_outcome_opts *opts, size_t r,
     return NSM_OK;
 }
 
-/* Solves run r with *pol: row r of v_plus, status[r], kind[r] (work: lw doubles for the
-   solver, then Lambda, 3m); an input error of run 0 sets *stop and is returned with status[0]
-   and kind[0] left unwritten. */
+/* Solves *pol into row r (row r of v_plus, status[r], kind[r]; work: lw doubles for the
+   solver, then Lambda, 3m); an input error in row 0 sets *stop and is returned with
+   status[0] and kind[0] left unwritten. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
                    (d == 1 || d == 2);
     requires sizes: r < cap <= 1000000;

@@ -85,6 +85,28 @@ class CliEquality(unittest.TestCase):
                                      check=True)
                 same(self, name, json.loads(run.stdout), nsmech.run(problem))
 
+    def test_set_in_rounds_equals_cli(self):
+        """docs/cli.md "hull_tol": the package stops the sampled families where the program
+        does (nsm_outcome_next), so both make the same, fewer, runs."""
+        import tempfile
+        with open(os.path.join(ROOT, "examples", "problems", "impact_box_corner_set.json")) as f:
+            problem = json.load(f)
+        full = nsmech.run(problem)["runs"]
+        problem["hull_tol"] = 0.5
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(problem, f)
+        try:
+            run = subprocess.run([NSM, "impact", f.name], capture_output=True, text=True,
+                                 check=True)
+        finally:
+            os.unlink(f.name)
+        py = nsmech.run(problem)
+        self.assertLess(py["runs"], full)
+        same(self, "hull_tol 0.5", json.loads(run.stdout), py)
+        problem["hull_tol"] = 2.0
+        with self.assertRaises(nsmech.Error):
+            nsmech.run(problem)
+
 
 if __name__ == "__main__":
     unittest.main()

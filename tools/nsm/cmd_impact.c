@@ -558,6 +558,11 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
                  p->nproj);
         return CLI_EXIT_INPUT;
     }
+    if (oo.hull_tol > 0.0 && total > 1000000u) {
+        cli_fail(e, "field 'hull_tol': rounds take sets of at most 10^6 runs, this one has %zu "
+                    "(fewer 'samples')", total);
+        return CLI_EXIT_INPUT;
+    }
     nsm_policy_store store;
     double *vps = calloc(total * p->n, sizeof *vps);
     double *vdir = calloc(p->n, sizeof *vdir);
@@ -605,8 +610,8 @@ static int run_set(const imp_problem *p, size_t samples, const nsm_impact_opts *
         sts[rows] = s;
         accepted += s == NSM_OK;
         rows++;
-        size_t next = total;
-        s = nsm_outcome_next(&prob, &oo, r, rows, vps, sts, &next);
+        size_t next = r + 1;
+        s = oo.hull_tol > 0.0 ? nsm_outcome_next(&prob, &oo, r, rows, vps, sts, &next) : NSM_OK;
         if (s != NSM_OK) {
             cli_progress_end(&prog, r);
             cli_fail(e, "impact: the set's run after %zu: %s", r, nsm_status_str(s));
