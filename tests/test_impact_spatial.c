@@ -1311,17 +1311,13 @@ static void test_short_budget(void)
     }
 }
 
-/* opts.slip_rest (impact.h; docs/math.md, "Contacts at rest", sets): a rigid box landing flat
-   on its four corners (examples/problems/box_land_flat.json), held run with ratios
-   (1, 1/4, 1/16, 1/32). Its corners' slips, held nearly still by the joint stick rates, were
-   followed in segments of their own length: 306 147 steps at 2000 steps asked, 1.16 million
-   at 8000. Claims: with the sets' slip_rest (NSM_OUTCOME_SLIP_REST) the run takes at most
-   3 x its steps (measured 917 and 2 976), and agrees with the independent explicit-step
-   oracle (sp_oracle_fine, chattering into rest, h = 8e-5 S and 4e-5 S) within
-   max(4 |oracle(h) - oracle(h/2)|, 1e-4) (1 + |v-|) at both step counts (measured 1.4e-5 and
-   5e-6 from the oracle at h = 1e-5 S; its own error there 4.4e-5). */
-/* CLAIM: impact.h nsm_impact_opts.slip_rest: a step's share of friction as rest, runs that cost their steps */
-static void test_slip_rest_box(void)
+/* A rigid box landing flat on its four corners (examples/problems/box_land_flat.json: n = 6,
+   k = 4 spatial contacts whose 12 rows have rank 6, mu = 0.8), run with constant ratios under
+   the sets' slip_rest (NSM_OUTCOME_SLIP_REST) at 2000 and 8000 steps. Asserts that each run
+   takes at most 3 x its steps and agrees with the independent explicit-step oracle
+   (sp_oracle_fine, chattering into rest, h = 8e-5 S and 4e-5 S) within
+   max(4 |oracle(h) - oracle(h/2)|, 1e-4) (1 + |v-|). */
+static void box_flat_against_oracle(const double ratios[4])
 {
     double M[36] = {0};
     M[0] = 2.0;
@@ -1338,7 +1334,6 @@ static void test_slip_rest_box(void)
                            0,  1, 0, 0.0995, 0,      0.2,   -1, 0, 0, 0,      0.0995, 0.15};
     const double mu[4] = {0.8, 0.8, 0.8, 0.8};
     const double vm[6] = {0.3, 0, -1, -0.1, 0.2, 0};
-    const double ratios[4] = {1.0, 0.25, 0.0625, 0.03125};
     double o1[6], o2[6];
     int re1 = 0, re2 = 0;
     size_t n1 = 0, n2 = 0;
@@ -1367,6 +1362,33 @@ static void test_slip_rest_box(void)
         CU_ASSERT(info.steps <= 3 * opts.steps);
         CU_ASSERT(tm_maxabs_diff(6, vp, o2) / scale <= tol);
     }
+}
+
+/* opts.slip_rest (impact.h; docs/math.md, "Contacts at rest", sets): the box landing flat
+   (box_flat_against_oracle) with ratios (1, 1/4, 1/16, 1/32). Its corners' slips, held nearly
+   still by the joint stick rates, were followed in segments of their own length: 306 147
+   steps at 2000 steps asked, 1.16 million at 8000. With slip_rest the run takes at most 3 x
+   its steps (measured 917 and 2 976) and agrees with the oracle (measured 1.4e-5 and 5e-6
+   from the oracle at h = 1e-5 S; its own error there 4.4e-5). */
+/* CLAIM: impact.h nsm_impact_opts.slip_rest: a step's share of friction as rest, runs that cost their steps */
+static void test_slip_rest_box(void)
+{
+    const double ratios[4] = {1.0, 0.25, 0.0625, 0.03125};
+    box_flat_against_oracle(ratios);
+}
+
+/* The held corners' joint stick rates (docs/math.md (I10), (I10a)): the box landing flat
+   (box_flat_against_oracle) with ratios (64, 1/8, 1/32, 1/16), one of the sets' constant-ratio
+   runs. Its four corners' stick rates on the rims of their discs, coupled through 12 rows of
+   rank 6, took the Gauss–Seidel sweeps 400 sweeps without converging, and each failed call
+   fell back to per-contact rules that chattered: 35 606 steps at 2000 asked. The Newton step
+   on the disc constraints (rim angles) makes the sweeps converge: at most 3 x the steps, and
+   the oracle's answer. */
+/* CLAIM: docs/math.md (I10a): the Newton step on the spatial stick rates, runs that cost their steps */
+static void test_held_corners_box(void)
+{
+    const double ratios[4] = {64.0, 0.125, 0.03125, 0.0625};
+    box_flat_against_oracle(ratios);
 }
 
 static CU_TestInfo spatial_tests[] = {
@@ -1400,6 +1422,8 @@ static CU_TestInfo spatial_tests[] = {
      test_short_budget},
     {"spatial impact: slip_rest on a box landing flat (runs that cost their steps)",
      test_slip_rest_box},
+    {"spatial impact: held corners' stick rates converge on a box landing flat (I10a)",
+     test_held_corners_box},
     CU_TEST_INFO_NULL,
 };
 

@@ -280,26 +280,41 @@ static void slide_start(size_t m, size_t d, const double *u, const double *mu, d
 }
 
 /*
- * The active-set Newton step between sweeps. Projected Gauss–Seidel converges linearly and
- * slowly when the contacts at rest are strongly coupled (ball stack: 21 sweeps per call on
- * average, 21 % of the calls taking 32-255). Once a sweep leaves every unknown on the same side
- * of its bounds, the conditions restricted to that active set are linear: each free unknown
- * (a positive held weight x_c, a stick rate r_c inside its interval) zeroes its own rate.
- * One Newton step solves them: A δ = −ρ with A_ij = rate row of unknown i per unit of
- * unknown j, ρ the current rates of those rows. Row and column of x_c are its normal slot,
- * plus κ_c times its tangential slot in the column (κ_c its slip's friction −μ_c sign u_t,c,
- * or ±μ_c when its stick rate sits at that end of its interval, else 0); those of r_c are
- * its tangential slot. The step is taken only when it is small (NSM_SLIDE_NEWTON_STEP) and
- * keeps every unknown within its bounds; the sweeps go on and decide convergence as before,
+ * The active-set Newton step between sweeps (I10a). Projected Gauss–Seidel converges linearly
+ * and slowly when the contacts at rest are strongly coupled (ball stack: 21 sweeps per call on
+ * average, 21 % of the calls taking 32-255; the four corners of a rigid foot, whose rows are
+ * redundant: 400 sweeps without convergence). Once a sweep leaves every unknown on the same
+ * side of its bounds, the conditions of that active set are smooth, and one Newton step solves
+ * their linearisation A δ = −ρ. Each free unknown j belongs to one contact c_j and has:
+ *  - a row functional R_j over the contact's slots (t1, t2, n): the condition is R_j·rate = 0;
+ *  - a column C_j: how the contact's slots move per unit of the unknown;
+ * so that A_ij = R_i W C_j, plus λ_j on the diagonal of a rim unknown. The unknowns:
+ *  - a positive held weight x_c: R = n, C = n + κ_c, κ_c its slip's friction (s1, s2), or
+ *    μ_c r_c/|r_c| when its stick rate sits on the rim of its disc (planar: at an end of its
+ *    interval), else 0;
+ *  - a stick rate inside its disc: one unknown per tangential slot, R = C = that slot;
+ *  - a spatial stick rate on the rim, r_c = μ_c w_c e: the angle θ of e, with R = e⊥ (the
+ *    tangential rate along the rim must vanish), C = μ_c w_c e⊥, and λ_c = −e·rate_t ≥ 0 (the
+ *    rate opposing r_c) from the turning of e⊥ with θ.
+ * Redundant rows make A singular but the system consistent (the rates lie in the range of W):
+ * Gaussian elimination with complete pivoting stops at the first pivot not above 1e-12 times
+ * the largest entry and leaves the remaining unknowns unmoved (a basic solution). The step is
+ * taken only when it is small (NSM_SLIDE_NEWTON_STEP) and keeps every unknown within its
+ * bounds; a rim rate moves along the rim. The sweeps go on and decide convergence as before,
  * so the step changes how soon they reach a solution, not what counts as one.
  */
 
-/* The free unknowns of the step. */
+/* Kinds of unknown of the step. */
+enum { NEWTON_X = 0, NEWTON_R1 = 1, NEWTON_R2 = 2, NEWTON_RIM = 3 };
+
+/* The free unknowns of the step, grouped by contact in increasing order. */
 typedef struct newton_set {
-    size_t k;                               /* number of unknowns, <= NSM_SLIDE_NEWTON_MAX */
-    size_t c[NSM_SLIDE_NEWTON_MAX];         /* contact of unknown j */
-    unsigned char normal[NSM_SLIDE_NEWTON_MAX]; /* 1: held weight x_c; 0: stick rate r_c */
-    double kap[NSM_SLIDE_NEWTON_MAX];       /* κ_c of a held weight's column */
+    size_t k;                                 /* number of unknowns, <= NSM_SLIDE_NEWTON_MAX */
+    size_t c[NSM_SLIDE_NEWTON_MAX];           /* contact of unknown j */
+    unsigned char kind[NSM_SLIDE_NEWTON_MAX]; /* NEWTON_X, _R1, _R2 or _RIM */
+    double row[NSM_SLIDE_NEWTON_MAX][3];      /* R_j over the contact's slots (t1, t2, n) */
+    double col[NSM_SLIDE_NEWTON_MAX][3];      /* C_j over the same slots */
+    double lam[NSM_SLIDE_NEWTON_MAX];         /* λ_j of a rim unknown, else 0 */
 } newton_set;
 
 /*@ predicate rest_in{L}(integer m, double *W, double *u, double *mu, unsigned char *held) =
@@ -325,19 +340,108 @@ static unsigned stick_state(double r, double b)
     return fabs(r) < b ? 0u : (r > 0.0 ? 1u : 2u);
 }
 
-/* The free unknowns at the current iterate, contact by contact (a contact's held weight
-   before its stick rate); 0 when there are none or more than NSM_SLIDE_NEWTON_MAX. */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
-    requires \valid_read(u + (0 .. 3 * m - 1)) && \valid_read(mu + (0 .. m - 1)) &&
-             \valid_read(held + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1)) &&
-             \valid_read(lh + (0 .. 3 * m - 1));
+/* 1 when a spatial stick rate (r1, r2) is strictly inside its disc of radius b, with a
+   relative margin of NSM_SLIDE_RIM (the rest rule's rim points may fall an ulp inside). */
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int inside_disc(double r1, double r2, double b)
+{
+    return tnorm(2, r1, r2) < b * (1.0 - NSM_SLIDE_RIM) ? 1 : 0;
+}
+
+/* Appends unknown (c, kind, R, C, λ) to *s; 0 when the set is full. */
+/*@ requires \valid(s) && s->k <= NSM_SLIDE_NEWTON_MAX;
+    assigns *s;
+    ensures \result == 0 || \result == 1;
+    ensures s->k <= NSM_SLIDE_NEWTON_MAX;
+    ensures \result == 1 ==> s->k == \old(s->k) + 1 && s->c[\old(s->k)] == c;
+    ensures \result == 1 ==> \forall integer j; 0 <= j < \old(s->k) ==> s->c[j] == \old(s->c[j]);
+    ensures \result == 0 ==> s->k == \old(s->k) &&
+            \forall integer j; 0 <= j < s->k ==> s->c[j] == \old(s->c[j]);
+ */
+static int newton_push(newton_set *s, size_t c, unsigned char kind, double r0, double r1,
+                       double r2, double c0, double c1, double c2, double lam)
+{
+    size_t j = s->k;
+    if (j >= NSM_SLIDE_NEWTON_MAX) {
+        return 0;
+    }
+    s->c[j] = c;
+    s->kind[j] = kind;
+    s->row[j][0] = r0;
+    s->row[j][1] = r1;
+    s->row[j][2] = r2;
+    s->col[j][0] = c0;
+    s->col[j][1] = c1;
+    s->col[j][2] = c2;
+    s->lam[j] = lam;
+    s->k = j + 1;
+    return 1;
+}
+
+/* The free unknowns of contact c at the current iterate, appended to *s; 0 when they do not
+   fit or a rim rate does not oppose its tangential rate (λ < 0: the active set is about to
+   change). */
+/*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate) && (d == 1 || d == 2);
+    requires c < m && \valid(s) && s->k <= NSM_SLIDE_NEWTON_MAX;
+    requires \forall integer j; 0 <= j < s->k ==> s->c[j] < m;
+    assigns *s;
+    ensures \result == 0 || \result == 1;
+    ensures s->k <= NSM_SLIDE_NEWTON_MAX;
+    ensures \forall integer j; 0 <= j < s->k ==> s->c[j] < m;
+ */
+static int newton_contact(size_t m, size_t d, const double *W, const double *u,
+                          const double *mu, double ztol, const unsigned char *held,
+                          const double *w, const double *lh, const double *rate, size_t c,
+                          newton_set *s)
+{
+    (void)W;
+    double muc = mu[c] > 0.0 ? mu[c] : 0.0;
+    double s1 = 0.0;
+    double s2 = 0.0;
+    slip_of(m, d, u, c, muc, ztol, &s1, &s2);
+    double wc = w[c] > 0.0 ? w[c] : 0.0;
+    double b = muc * wc;
+    double r1 = lh[3 * c];
+    double r2 = d == 2 ? lh[3 * c + 1] : 0.0;
+    double rn = tnorm(2, r1, r2);
+    int sticks = s1 == 0.0 && s2 == 0.0 && muc > 0.0 && (held[c] || wc > 0.0);
+    int inside = sticks && (d == 1 ? fabs(r1) < b : inside_disc(r1, r2, b));
+    int rim = sticks && !inside && b > 0.0 && rn > 0.0;
+    double e1 = rim ? r1 / rn : 0.0;
+    double e2 = rim ? r2 / rn : 0.0;
+    int ok = 1;
+    if (held[c] && wc > 0.0) {
+        double k1 = sticks ? muc * e1 : s1;
+        double k2 = sticks ? muc * e2 : s2;
+        ok = newton_push(s, c, NEWTON_X, 0.0, 0.0, 1.0, k1, k2, 1.0, 0.0);
+    }
+    if (ok && inside) {
+        ok = newton_push(s, c, NEWTON_R1, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0);
+        if (ok && d == 2) {
+            ok = newton_push(s, c, NEWTON_R2, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+        }
+    }
+    if (ok && rim && d == 2) {
+        double lam = -(e1 * rate[3 * c] + e2 * rate[3 * c + 1]);
+        ok = lam >= 0.0 &&
+             newton_push(s, c, NEWTON_RIM, -e2, e1, 0.0, -b * e2, b * e1, 0.0, lam);
+    }
+    return ok;
+}
+
+/* The free unknowns at the current iterate, contact by contact; 0 when there are none, more
+   than NSM_SLIDE_NEWTON_MAX, or a rim rate that does not oppose its tangential rate. */
+/*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate) && (d == 1 || d == 2);
     requires \valid(s);
     assigns *s;
     ensures \result == 0 || \result == 1;
     ensures \result == 1 ==> set_ok(s, m);
  */
-static int newton_collect(size_t m, const double *u, const double *mu, double ztol,
-                          const unsigned char *held, const double *w, const double *lh,
+static int newton_collect(size_t m, size_t d, const double *W, const double *u,
+                          const double *mu, double ztol, const unsigned char *held,
+                          const double *w, const double *lh, const double *rate,
                           newton_set *s)
 {
     s->k = 0;
@@ -347,46 +451,15 @@ static int newton_collect(size_t m, const double *u, const double *mu, double zt
         loop variant m - c;
      */
     for (size_t c = 0; c < m; c++) {
-        double muc = mu[c] > 0.0 ? mu[c] : 0.0;
-        double sig = nsm_coulomb_slip1(u[3 * c], muc, ztol);
-        double wc = w[c] > 0.0 ? w[c] : 0.0;
-        int sticks = sig == 0.0 && muc > 0.0 && (held[c] || wc > 0.0);
-        unsigned st = sticks ? stick_state(lh[3 * c], muc * wc) : 0u;
-        int free_x = held[c] && wc > 0.0;
-        int free_r = sticks && st == 0u;
-        if (s->k + (size_t)free_x + (size_t)free_r > NSM_SLIDE_NEWTON_MAX) {
+        if (!newton_contact(m, d, W, u, mu, ztol, held, w, lh, rate, c, s)) {
             return 0;
-        }
-        if (free_x) {
-            s->c[s->k] = c;
-            s->normal[s->k] = 1;
-            s->kap[s->k] = sig != 0.0 ? sig : (st == 1u ? muc : (st == 2u ? -muc : 0.0));
-            s->k++;
-        }
-        if (free_r) {
-            s->c[s->k] = c;
-            s->normal[s->k] = 0;
-            s->kap[s->k] = 0.0;
-            s->k++;
         }
     }
     return s->k > 0 ? 1 : 0;
 }
 
-/* Slot (row) of unknown j: the normal slot of a held weight, the tangential one of a stick
-   rate. */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
-    requires \valid_read(s) && set_ok(s, m) && j < s->k;
-    assigns \nothing;
-    ensures \result < 3 * m;
- */
-static size_t newton_slot(size_t m, const newton_set *s, size_t j)
-{
-    (void)m;
-    return s->normal[j] ? 3 * s->c[j] + 2 : 3 * s->c[j];
-}
-
-/* A (k×k, row-major) and b = −ρ of the step. */
+/* A (k×k, row-major: A_ij = R_i W C_j, plus λ_i on the diagonal) and b = −R·rate of the
+   step. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
     requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(rate + (0 .. 3 * m - 1));
     requires \valid_read(s) && set_ok(s, m);
@@ -409,26 +482,58 @@ static void newton_system(size_t m, const double *W, const double *rate, const n
         loop variant k - i;
      */
     for (size_t i = 0; i < k; i++) {
-        size_t ri = newton_slot(m, s, i);
-        b[i] = -rate[ri];
+        size_t ti = 3 * s->c[i];
+        double acc = 0.0;
+        /*@ loop invariant 0 <= a <= 3;
+            loop assigns a, acc;
+            loop variant 3 - a;
+         */
+        for (size_t a = 0; a < 3; a++) {
+            acc += s->row[i][a] * rate[ti + a];
+        }
+        b[i] = -acc;
         /*@ loop invariant 0 <= j <= k;
             loop assigns j, A[0 .. NSM_SLIDE_NEWTON_MAX * NSM_SLIDE_NEWTON_MAX - 1];
             loop variant k - j;
          */
         for (size_t j = 0; j < k; j++) {
-            size_t t = 3 * s->c[j];
-            size_t cj = newton_slot(m, s, j);
-            lemma_idx(ri, cj, K);
-            lemma_idx(ri, t, K);
+            size_t tj = 3 * s->c[j];
+            double aij = i == j ? s->lam[i] : 0.0;
+            /*@ loop invariant 0 <= a <= 3;
+                loop assigns a, aij;
+                loop variant 3 - a;
+             */
+            for (size_t a = 0; a < 3; a++) {
+                /*@ loop invariant 0 <= q <= 3;
+                    loop assigns q, aij;
+                    loop variant 3 - q;
+                 */
+                for (size_t q = 0; q < 3; q++) {
+                    lemma_idx(ti + a, tj + q, K);
+                    aij += s->row[i][a] * W[(ti + a) * K + tj + q] * s->col[j][q];
+                }
+            }
             /*@ assert i * k + j < NSM_SLIDE_NEWTON_MAX * NSM_SLIDE_NEWTON_MAX; */
-            A[i * k + j] = W[ri * K + cj] + (s->normal[j] ? s->kap[j] * W[ri * K + t] : 0.0);
+            A[i * k + j] = aij;
         }
     }
 }
 
+/* Swaps a[i] and a[j]. */
+/*@ requires \valid(a + i) && \valid(a + j);
+    assigns a[i], a[j];
+ */
+static void swap_at(double *a, size_t i, size_t j)
+{
+    double t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+}
+
 /* Solves A x = b in place (k×k, row-major; b receives x) by Gaussian elimination with
-   partial pivoting; 0 when a pivot is not above 1e-12 times the largest |A_ij| (the active
-   set's conditions are degenerate: no step). */
+   complete pivoting. It stops at the first pivot not above 1e-12 times the largest |A_ij|
+   and sets the unknowns left to 0 (a basic solution of a singular, consistent system);
+   0 when even the first pivot is that small or no entry is finite. */
 /*@ requires 1 <= k <= NSM_SLIDE_NEWTON_MAX;
     requires \valid(A + (0 .. k * k - 1)) && \valid(b + (0 .. k - 1));
     requires \separated(A + (0 .. k * k - 1), b + (0 .. k - 1));
@@ -437,6 +542,7 @@ static void newton_system(size_t m, const double *W, const double *rate, const n
  */
 static int gauss_solve(size_t k, double *A, double *b)
 {
+    size_t cp[NSM_SLIDE_NEWTON_MAX]; /* column swapped with column p at step p */
     double amax = 0.0;
     /*@ loop invariant 0 <= i <= k * k && amax >= 0;
         loop assigns i, amax;
@@ -447,48 +553,61 @@ static int gauss_solve(size_t k, double *A, double *b)
         amax = a > amax ? a : amax;
     }
     double tiny = 1e-12 * amax;
-    /*@ loop invariant 0 <= p <= k;
-        loop assigns p, A[0 .. k * k - 1], b[0 .. k - 1];
-        loop variant k - p;
+    size_t rank = 0;
+    /*@ loop invariant 0 <= rank <= k;
+        loop invariant \forall integer q; 0 <= q < rank ==> q <= cp[q] < k;
+        loop assigns rank, cp[0 .. k - 1], A[0 .. k * k - 1], b[0 .. k - 1];
+        loop variant k - rank;
      */
-    for (size_t p = 0; p < k; p++) {
-        size_t piv = p;
-        double best = fabs(A[p * k + p]);
-        /*@ loop invariant p + 1 <= i <= k && p <= piv < k;
-            loop assigns i, piv, best;
+    while (rank < k) {
+        size_t p = rank;
+        size_t pr = p;
+        size_t pc = p;
+        double best = -1.0;
+        /*@ loop invariant p <= i <= k && p <= pr < k && p <= pc < k;
+            loop assigns i, pr, pc, best;
             loop variant k - i;
          */
-        for (size_t i = p + 1; i < k; i++) {
-            double a = fabs(A[i * k + p]);
-            if (a > best) {
-                best = a;
-                piv = i;
+        for (size_t i = p; i < k; i++) {
+            /*@ loop invariant p <= j <= k && p <= pr < k && p <= pc < k;
+                loop assigns j, pr, pc, best;
+                loop variant k - j;
+             */
+            for (size_t j = p; j < k; j++) {
+                double a = fabs(A[i * k + j]);
+                if (a > best) {
+                    best = a;
+                    pr = i;
+                    pc = j;
+                }
             }
         }
         if (!(best > tiny)) {
-            return 0;
+            break;
         }
-        if (piv != p) {
-            /*@ loop invariant 0 <= j <= k;
-                loop assigns j, A[0 .. k * k - 1];
-                loop variant k - j;
-             */
-            for (size_t j = 0; j < k; j++) {
-                double t = A[p * k + j];
-                A[p * k + j] = A[piv * k + j];
-                A[piv * k + j] = t;
-            }
-            double t = b[p];
-            b[p] = b[piv];
-            b[piv] = t;
+        /*@ loop invariant 0 <= j <= k;
+            loop assigns j, A[0 .. k * k - 1];
+            loop variant k - j;
+         */
+        for (size_t j = 0; j < k; j++) {
+            swap_at(A, p * k + j, pr * k + j);
         }
-        double d = A[p * k + p];
+        swap_at(b, p, pr);
+        /*@ loop invariant 0 <= i <= k;
+            loop assigns i, A[0 .. k * k - 1];
+            loop variant k - i;
+         */
+        for (size_t i = 0; i < k; i++) {
+            swap_at(A, i * k + p, i * k + pc);
+        }
+        cp[p] = pc;
+        double piv = A[p * k + p];
         /*@ loop invariant p + 1 <= i <= k;
             loop assigns i, A[0 .. k * k - 1], b[0 .. k - 1];
             loop variant k - i;
          */
         for (size_t i = p + 1; i < k; i++) {
-            double f = A[i * k + p] / d;
+            double f = A[i * k + p] / piv;
             /*@ loop invariant p <= j <= k;
                 loop assigns j, A[0 .. k * k - 1];
                 loop variant k - j;
@@ -498,12 +617,23 @@ static int gauss_solve(size_t k, double *A, double *b)
             }
             b[i] -= f * b[p];
         }
+        rank++;
     }
-    /*@ loop invariant 0 <= q <= k;
+    if (rank == 0) {
+        return 0;
+    }
+    /*@ loop invariant rank <= i <= k;
+        loop assigns i, b[0 .. k - 1];
+        loop variant k - i;
+     */
+    for (size_t i = rank; i < k; i++) {
+        b[i] = 0.0;
+    }
+    /*@ loop invariant 0 <= q <= rank;
         loop assigns q, b[0 .. k - 1];
         loop variant q;
      */
-    for (size_t q = k; q > 0; q--) {
+    for (size_t q = rank; q > 0; q--) {
         size_t p = q - 1;
         double t = b[p];
         /*@ loop invariant p + 1 <= j <= k;
@@ -515,22 +645,99 @@ static int gauss_solve(size_t k, double *A, double *b)
         }
         b[p] = t / A[p * k + p];
     }
+    /*@ loop invariant 0 <= q <= rank;
+        loop assigns q, b[0 .. k - 1];
+        loop variant q;
+     */
+    for (size_t q = rank; q > 0; q--) {
+        swap_at(b, q - 1, cp[q - 1]);
+    }
     return 1;
 }
 
-/* 1 if the step d keeps the unknowns within their bounds and is small: |d_j| <=
-   NSM_SLIDE_NEWTON_STEP·(1 + max w), x_c + d >= 0, |r_c + d| <= mu_c (w_c + the step of
-   its held weight, the unknown before it when the contact has one). */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
+/* The slots (t1, t2, n) of the contact of unknowns j .. *end - 1 (its group) after the step
+   d: its weight moved by its NEWTON_X unknown, its stick rate by its R1/R2 unknowns, along the
+   rim by its NEWTON_RIM unknown (r = μ x e, e turned by the angle's step and normalised), or
+   by κ times the weight's step (a slip, or an end of the planar interval). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1)) &&
+             \valid_read(lh + (0 .. 3 * m - 1));
+    requires \valid_read(s) && set_ok(s, m) && j < s->k;
+    requires \valid_read(dz + (0 .. s->k - 1));
+    requires \valid(end) && \valid(out + (0 .. 2));
+    requires \separated(end, out + (0 .. 2));
+    assigns *end, out[0 .. 2];
+    ensures j < *end <= s->k;
+ */
+static void newton_group(size_t m, size_t d, const double *mu, const double *w,
+                         const double *lh, const newton_set *s, const double *dz, size_t j,
+                         size_t *end, double *out)
+{
+    (void)m;
+    size_t c = s->c[j];
+    double x = w[c] > 0.0 ? w[c] : 0.0;
+    double r1 = lh[3 * c];
+    double r2 = d == 2 ? lh[3 * c + 1] : 0.0;
+    double dx = 0.0;
+    double kap1 = 0.0;
+    double kap2 = 0.0;
+    double th = 0.0;
+    int rim = 0;
+    size_t q = j;
+    /*@ loop invariant j <= q <= s->k;
+        loop assigns q, dx, kap1, kap2, r1, r2, th, rim;
+        loop variant s->k - q;
+     */
+    for (; q < s->k && s->c[q] == c; q++) {
+        unsigned char kd = s->kind[q];
+        if (kd == NEWTON_X) {
+            dx = dz[q];
+            kap1 = s->col[q][0];
+            kap2 = s->col[q][1];
+        } else if (kd == NEWTON_R1) {
+            r1 += dz[q];
+        } else if (kd == NEWTON_R2) {
+            r2 += dz[q];
+        } else {
+            th = dz[q];
+            rim = 1;
+        }
+    }
+    *end = q; /* > j: s->c[j] == c, so the loop ran at least once */
+    double xn = x + dx;
+    if (rim) {
+        double rn = tnorm(2, r1, r2);
+        double e1 = rn > 0.0 ? r1 / rn : 0.0;
+        double e2 = rn > 0.0 ? r2 / rn : 0.0;
+        double f1 = e1 - th * e2;
+        double f2 = e2 + th * e1;
+        double fn = tnorm(2, f1, f2);
+        double muc = mu[c] > 0.0 ? mu[c] : 0.0;
+        double sc = fn > 0.0 ? muc * (xn > 0.0 ? xn : 0.0) / fn : 0.0;
+        r1 = sc * f1;
+        r2 = sc * f2;
+    } else {
+        r1 += kap1 * dx;
+        r2 += kap2 * dx;
+    }
+    out[0] = r1;
+    out[1] = r2;
+    out[2] = xn;
+}
+
+/* 1 if the step dz keeps the unknowns within their bounds and is small: no slot of a contact
+   moves by more than NSM_SLIDE_NEWTON_STEP·(1 + max w), a held weight stays >= 0 and a stick
+   rate inside its disc (planar: interval) stays within it. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1)) &&
              \valid_read(lh + (0 .. 3 * m - 1));
     requires \valid_read(s) && set_ok(s, m);
-    requires \valid_read(d + (0 .. s->k - 1));
+    requires \valid_read(dz + (0 .. s->k - 1));
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
-static int newton_admissible(size_t m, const double *mu, const double *w, const double *lh,
-                             const newton_set *s, const double *d)
+static int newton_admissible(size_t m, size_t d, const double *mu, const double *w,
+                             const double *lh, const newton_set *s, const double *dz)
 {
     double wmax = 0.0;
     /*@ loop invariant 0 <= c <= m && wmax >= 0;
@@ -541,94 +748,99 @@ static int newton_admissible(size_t m, const double *mu, const double *w, const 
         wmax = w[c] > wmax ? w[c] : wmax;
     }
     double cap = NSM_SLIDE_NEWTON_STEP * (1.0 + wmax);
+    size_t j = 0;
     /*@ loop invariant 0 <= j <= s->k;
         loop assigns j;
         loop variant s->k - j;
      */
-    for (size_t j = 0; j < s->k; j++) {
+    while (j < s->k) {
         size_t c = s->c[j];
-        if (!(fabs(d[j]) <= cap)) {
+        size_t end = j + 1;
+        double nx[3];
+        newton_group(m, d, mu, w, lh, s, dz, j, &end, nx);
+        double x = w[c] > 0.0 ? w[c] : 0.0;
+        double muc = mu[c] > 0.0 ? mu[c] : 0.0;
+        double r2 = d == 2 ? lh[3 * c + 1] : 0.0;
+        int small = fabs(nx[0] - lh[3 * c]) <= cap && fabs(nx[1] - r2) <= cap &&
+                    fabs(nx[2] - x) <= cap;
+        int cone = nx[2] >= 0.0 && tnorm(2, nx[0], nx[1]) <= muc * nx[2] * (1.0 + NSM_SLIDE_RIM);
+        if (!small || !cone) {
             return 0;
         }
-        if (s->normal[j]) {
-            if (!(w[c] + d[j] >= 0.0)) {
-                return 0;
-            }
-        } else {
-            double wn = w[c];
-            if (j > 0 && s->c[j - 1] == c && s->normal[j - 1]) {
-                wn += d[j - 1];
-            }
-            double muc = mu[c] > 0.0 ? mu[c] : 0.0;
-            if (!(fabs(lh[3 * c] + d[j]) <= muc * wn)) {
-                return 0;
-            }
-        }
+        j = end;
     }
     return 1;
 }
 
-/* Applies the step: w, lh and rate = W lh move together (add_col). */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM;
-    requires \valid_read(W + (0 .. 9 * m * m - 1));
+/* Applies the step: w, lh and rate = W lh move together (add_col), group by group. */
+/*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate) && (d == 1 || d == 2);
     requires \valid_read(s) && set_ok(s, m);
-    requires \valid_read(d + (0 .. s->k - 1));
-    requires \valid(w + (0 .. m - 1)) && \valid(lh + (0 .. 3 * m - 1)) &&
-             \valid(rate + (0 .. 3 * m - 1));
+    requires \valid_read(dz + (0 .. s->k - 1));
     requires \separated(s, w + (0 .. m - 1)) && \separated(s, lh + (0 .. 3 * m - 1)) &&
              \separated(s, rate + (0 .. 3 * m - 1));
-    requires \separated(d + (0 .. s->k - 1), w + (0 .. m - 1)) &&
-             \separated(d + (0 .. s->k - 1), lh + (0 .. 3 * m - 1)) &&
-             \separated(d + (0 .. s->k - 1), rate + (0 .. 3 * m - 1));
+    requires \separated(dz + (0 .. s->k - 1), w + (0 .. m - 1)) &&
+             \separated(dz + (0 .. s->k - 1), lh + (0 .. 3 * m - 1)) &&
+             \separated(dz + (0 .. s->k - 1), rate + (0 .. 3 * m - 1));
     assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
  */
-static void newton_apply(size_t m, const double *W, const newton_set *s, const double *d,
-                         double *w, double *lh, double *rate)
+static void newton_apply(size_t m, size_t d, const double *W, const double *u,
+                         const double *mu, const unsigned char *held, const newton_set *s,
+                         const double *dz, double *w, double *lh, double *rate)
 {
+    (void)u;
     size_t K = 3 * m;
+    size_t j = 0;
     /*@ loop invariant 0 <= j <= s->k;
         loop assigns j, w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
         loop variant s->k - j;
      */
-    for (size_t j = 0; j < s->k; j++) {
+    while (j < s->k) {
         size_t c = s->c[j];
+        size_t end = j + 1;
+        double nx[3];
+        newton_group(m, d, mu, w, lh, s, dz, j, &end, nx);
         size_t t = 3 * c;
-        if (s->normal[j]) {
-            w[c] += d[j];
-            lh[t + 2] += d[j];
-            add_col(K, W, t + 2, d[j], rate);
-            if (s->kap[j] != 0.0) {
-                lh[t] += s->kap[j] * d[j];
-                add_col(K, W, t, s->kap[j] * d[j], rate);
-            }
-        } else {
-            lh[t] += d[j];
-            add_col(K, W, t, d[j], rate);
+        double d1 = nx[0] - lh[t];
+        double d2 = d == 2 ? nx[1] - lh[t + 1] : 0.0;
+        if (held[c]) {
+            double dn = nx[2] - lh[t + 2];
+            w[c] = nx[2];
+            lh[t + 2] = nx[2];
+            add_col(K, W, t + 2, dn, rate);
         }
+        if (d1 != 0.0) {
+            lh[t] = nx[0];
+            add_col(K, W, t, d1, rate);
+        }
+        if (d2 != 0.0) {
+            lh[t + 1] = nx[1];
+            add_col(K, W, t + 1, d2, rate);
+        }
+        j = end;
     }
 }
 
 /* The Newton step at the current iterate (collect, system, solve, admissible, apply); 1 when
    it was taken. */
-/*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate);
+/*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate) && (d == 1 || d == 2);
     assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
     ensures \result == 0 || \result == 1;
  */
-static int newton_step(size_t m, const double *W, const double *u, const double *mu,
+static int newton_step(size_t m, size_t d, const double *W, const double *u, const double *mu,
                        double ztol, const unsigned char *held, double *w, double *lh,
                        double *rate)
 {
     newton_set s;
     double A[NSM_SLIDE_NEWTON_MAX * NSM_SLIDE_NEWTON_MAX];
-    double d[NSM_SLIDE_NEWTON_MAX];
-    if (!newton_collect(m, u, mu, ztol, held, w, lh, &s)) {
+    double dz[NSM_SLIDE_NEWTON_MAX];
+    if (!newton_collect(m, d, W, u, mu, ztol, held, w, lh, rate, &s)) {
         return 0;
     }
-    newton_system(m, W, rate, &s, A, d);
-    if (!gauss_solve(s.k, A, d) || !newton_admissible(m, mu, w, lh, &s, d)) {
+    newton_system(m, W, rate, &s, A, dz);
+    if (!gauss_solve(s.k, A, dz) || !newton_admissible(m, d, mu, w, lh, &s, dz)) {
         return 0;
     }
-    newton_apply(m, W, &s, d, w, lh, rate);
+    newton_apply(m, d, W, u, mu, held, &s, dz, w, lh, rate);
     return 1;
 }
 
@@ -673,7 +885,9 @@ static int slide_sweeps(size_t m, size_t d, const double *W, const double *u, co
             slip_of(m, d, u, c, muc, ztol, &s1, &s2);
             double dc = 0.0;
             /* the stick state before this contact's updates, with its bound before them */
-            unsigned before = stick_state(lh[3 * c], muc * (w[c] > 0.0 ? w[c] : 0.0));
+            double b0 = muc * (w[c] > 0.0 ? w[c] : 0.0);
+            unsigned before = d == 1 ? stick_state(lh[3 * c], b0)
+                                     : (unsigned)inside_disc(lh[3 * c], lh[3 * c + 1], b0);
             if (held[c]) {
                 int was = w[c] > 0.0;
                 dc = update_held(m, W, c, s1, s2, w, lh, rate);
@@ -688,6 +902,8 @@ static int slide_sweeps(size_t m, size_t d, const double *W, const double *u, co
                     flips = flips || before != stick_state(lh[3 * c], muc * wc);
                 } else {
                     dc = update_stick2(m, W, c, muc * wc, lh, rate);
+                    flips = flips ||
+                            before != (unsigned)inside_disc(lh[3 * c], lh[3 * c + 1], muc * wc);
                 }
                 change = dc > change ? dc : change;
             }
@@ -699,8 +915,8 @@ static int slide_sweeps(size_t m, size_t d, const double *W, const double *u, co
         } else {
             stalled++;
         }
-        if (d == 1 && !done && !flips && it >= NSM_SLIDE_NEWTON_AFTER) {
-            (void)newton_step(m, W, u, mu, ztol, held, w, lh, rate);
+        if (!done && !flips && it >= NSM_SLIDE_NEWTON_AFTER) {
+            (void)newton_step(m, d, W, u, mu, ztol, held, w, lh, rate);
         }
     }
     return done;

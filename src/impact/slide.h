@@ -23,9 +23,15 @@
     NSM_SLIDE_TOL·(1 + the largest weight). */
 #define NSM_SLIDE_TOL 1e-14
 
-/** Largest number of free unknowns (positive held weights and stick rates inside their
-    intervals) of the planar active-set Newton step between sweeps (src/impact/slide.c). */
-#define NSM_SLIDE_NEWTON_MAX 12u
+/** Largest number of free unknowns (positive held weights, stick rates inside their discs or
+    intervals, angles of stick rates on their rims) of the active-set Newton step between
+    sweeps (src/impact/slide.c): three per contact for 16 contacts. */
+#define NSM_SLIDE_NEWTON_MAX 48u
+
+/** A spatial stick rate counts as on the rim of its disc (radius b) from |r| >= (1 -
+    NSM_SLIDE_RIM) b on, and the Newton step keeps |r| <= (1 + NSM_SLIDE_RIM) μ w: the rest
+    rule's rim points lie within rounding of the rim. */
+#define NSM_SLIDE_RIM 1e-10
 
 /** The Newton step is tried after a sweep that moved no unknown across a bound, from sweep
     NSM_SLIDE_NEWTON_AFTER + 1 on (most calls converge in one to three sweeps, warm-started;
