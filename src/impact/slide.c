@@ -296,11 +296,12 @@ static void slide_start(size_t m, size_t d, const double *u, const double *mu, d
  *  - a spatial stick rate on the rim, r_c = μ_c w_c e: the angle θ of e, with R = e⊥ (the
  *    tangential rate along the rim must vanish), C = μ_c w_c e⊥, and λ_c = −e·rate_t ≥ 0 (the
  *    rate opposing r_c) from the turning of e⊥ with θ.
- * Redundant rows make A singular but the system consistent (the rates lie in the range of W):
- * Gaussian elimination with complete pivoting stops at the first pivot not above 1e-12 times
- * the largest entry and leaves the remaining unknowns unmoved (a basic solution). The step is
- * taken only when it is small (NSM_SLIDE_NEWTON_STEP) and keeps every unknown within its
- * bounds; a rim rate moves along the rim. The sweeps go on and decide convergence as before,
+ * Redundant rows make A singular (consistent where R_j = C_j, the rates lying in the range of
+ * W; slip and rim columns break that symmetry): Gaussian elimination with complete pivoting
+ * stops at the first pivot not above 1e-12 times the largest entry and leaves the remaining
+ * unknowns unmoved (a basic solution). The step is taken only when it is small
+ * (NSM_SLIDE_NEWTON_STEP, NSM_SLIDE_NEWTON_TURN) and keeps every unknown within its bounds;
+ * a rim rate moves along the rim. The sweeps go on and decide convergence as before,
  * so the step changes how soon they reach a solution, not what counts as one.
  */
 
@@ -532,8 +533,10 @@ static void swap_at(double *a, size_t i, size_t j)
 
 /* Solves A x = b in place (k×k, row-major; b receives x) by Gaussian elimination with
    complete pivoting. It stops at the first pivot not above 1e-12 times the largest |A_ij|
-   and sets the unknowns left to 0 (a basic solution of a singular, consistent system);
-   0 when even the first pivot is that small or no entry is finite. */
+   and sets the unknowns left to 0 (a basic solution of a singular, consistent system; the
+   rows left over are not checked: with slip or rim columns the system need not be
+   consistent, the step is then a guess, and the sweeps decide); 0 when even the first pivot
+   is that small or an entry is not finite. */
 /*@ requires 1 <= k <= NSM_SLIDE_NEWTON_MAX;
     requires \valid(A + (0 .. k * k - 1)) && \valid(b + (0 .. k - 1));
     requires \separated(A + (0 .. k * k - 1), b + (0 .. k - 1));
@@ -725,9 +728,10 @@ static void newton_group(size_t m, size_t d, const double *mu, const double *w,
     out[2] = xn;
 }
 
-/* 1 if the step dz keeps the unknowns within their bounds and is small: no slot of a contact
-   moves by more than NSM_SLIDE_NEWTON_STEP·(1 + max w), a held weight stays >= 0 and a stick
-   rate inside its disc (planar: interval) stays within it. */
+/* 1 if the step dz keeps the unknowns within their bounds and is small: no rim angle turns by
+   more than NSM_SLIDE_NEWTON_TURN, no slot of a contact moves by more than
+   NSM_SLIDE_NEWTON_STEP·(1 + max w), a held weight stays >= 0 and a stick rate stays within
+   its disc (planar: interval). */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1)) &&
              \valid_read(lh + (0 .. 3 * m - 1));
@@ -748,6 +752,15 @@ static int newton_admissible(size_t m, size_t d, const double *mu, const double 
         wmax = w[c] > wmax ? w[c] : wmax;
     }
     double cap = NSM_SLIDE_NEWTON_STEP * (1.0 + wmax);
+    /*@ loop invariant 0 <= q <= s->k;
+        loop assigns q;
+        loop variant s->k - q;
+     */
+    for (size_t q = 0; q < s->k; q++) {
+        if (s->kind[q] == NEWTON_RIM && !(fabs(dz[q]) <= NSM_SLIDE_NEWTON_TURN)) {
+            return 0;
+        }
+    }
     size_t j = 0;
     /*@ loop invariant 0 <= j <= s->k;
         loop assigns j;

@@ -33,10 +33,14 @@
     rule's rim points lie within rounding of the rim. */
 #define NSM_SLIDE_RIM 1e-10
 
+/** Largest turn (radians) of a rim angle in one Newton step: the linearisation of the rim
+    holds for small turns only. */
+#define NSM_SLIDE_NEWTON_TURN 0.5
+
 /** The Newton step is tried after a sweep that moved no unknown across a bound, from sweep
     NSM_SLIDE_NEWTON_AFTER + 1 on (most calls converge in one to three sweeps, warm-started;
     the step is for the slow ones). */
-#define NSM_SLIDE_NEWTON_AFTER 8u
+#define NSM_SLIDE_NEWTON_AFTER 4u
 
 /** The Newton step is taken only when no unknown moves by more than this share of
     1 + the largest weight (near a solution the step is the sweeps' small remaining error). */
