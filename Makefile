@@ -67,13 +67,13 @@ TEST_SRC     := $(sort $(wildcard tests/test_*.c))
 TEST_SUP     := $(sort $(wildcard tests/support/*.c))
 TEST_BIN     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 ASAN_BIN     := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
-TEST_LIBS    := -lcunit -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS)
+# cJSON: test_cli reads the program's JSON output, tests/support/problem_file.c the shipped
+# problems.
+TEST_LIBS    := -lcunit -llapacke -llapack -lcjson $(BLAS_LIBS) $(MATH_LIBS)
 # Accuracy programs (tests/accuracy/*.c, CUnit like the tests): comparisons that need an
 # oracle at millions of steps per case; they run once, plainly, each as two shards.
 ACC_SRC      := $(sort $(wildcard tests/accuracy/*.c))
 ACC_BIN      := $(patsubst tests/accuracy/%.c,$(BUILD)/accuracy/%,$(ACC_SRC))
-# Libraries only some tests use (test_cli reads the program's JSON output).
-TEST_LIBS_test_cli := -lcjson
 # Tests that check contracts on doubles in exact rational arithmetic (tests/support/exact.h).
 TEST_LIBS_test_setvalued := -lgmp
 TEST_LIBS_test_contact := -lgmp
@@ -399,15 +399,14 @@ demo: $(STAMP_DEMO)
 	@PYTHONPATH=python $(PYTHON) examples/python/outcome_set_plot.py $(BUILD)/demo/outcome_set_python.png
 
 # Benchmarks may use the test oracles of tests/support/impact_oracle.c (coverage references)
-# and moreau_oracle.c, moreau_problems.c (Moreau's impulse), and the examples' problem data
-# (examples/compass_gait.h).
+# and moreau_oracle.c, moreau_problems.c (Moreau's impulse), problem_file.c (the shipped JSON
+# problems), and the examples' problem data (examples/compass_gait.h).
 BENCH_SUP := tests/support/impact_oracle.c tests/support/moreau_oracle.c \
-             tests/support/moreau_problems.c
-BENCH_LIBS_bench_robot := -lcjson
+             tests/support/moreau_problems.c tests/support/problem_file.c
 $(BUILD)/bench/%: bench/%.c $(wildcard tests/support/*.h) examples/compass_gait.h $(BENCH_SUP) \
                   $(LIB_A) | $(STAMP_BENCH)
 	@mkdir -p $(dir $@)
-	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support -Iexamples $< $(BENCH_SUP) $(LIB_A) $(BENCH_LIBS_$*) -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
+	$(CC) $(NSM_CFLAGS) -Ibench -Itests/support -Iexamples $< $(BENCH_SUP) $(LIB_A) -lcjson -llapacke -llapack $(BLAS_LIBS) $(MATH_LIBS) -o $@
 
 bench: $(STAMP_BENCH)
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)

@@ -29,89 +29,23 @@
 #include <string.h>
 #include <time.h>
 #include <cblas.h>
-#include <cjson/cJSON.h>
 #include "nsmech.h"
+#include "problem_file.h"
 
-#define MAXN 40
-#define MAXK 16
+#define MAXN PF_MAXN
+#define MAXK PF_MAXM
 #define SAMPLE_STRIDE 8u
 #define MOREAU_REPS 20
 #define CURVE_N 30u
 #define CURVE_SAMPLES 64u
 
-typedef struct problem {
-    size_t n, m, d;
-    double M[MAXN * MAXN], Jn[MAXK * MAXN], Jt[2 * MAXK * MAXN], mu[MAXK], v[MAXN];
-} problem;
+typedef pf_problem problem;
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Rows of a JSON matrix (or a vector: one row) into out, row-major; returns the entries read
-   or 0 on a shape error. */
-static size_t json_rows(const cJSON *a, double *out, size_t cap, size_t *rows, size_t *cols)
-{
-    size_t k = 0;
-    *rows = 0;
-    *cols = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, a) {
-        if (cJSON_IsNumber(r)) {
-            if (k >= cap) {
-                return 0;
-            }
-            out[k++] = r->valuedouble;
-            *cols = k;
-            *rows = 1;
-            continue;
-        }
-        size_t c = 0;
-        const cJSON *x;
-        cJSON_ArrayForEach(x, r) {
-            if (!cJSON_IsNumber(x) || k >= cap) {
-                return 0;
-            }
-            out[k++] = x->valuedouble;
-            c++;
-        }
-        *cols = c;
-        (*rows)++;
-    }
-    return k;
-}
-
-/* The impact problem of an nsm JSON file (M, Jn, Jt, mu, v, tangent_dim); 0 on success. */
-static int load(const char *path, problem *P)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return 1;
-    }
-    static char text[1 << 22];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len] = '\0';
-    cJSON *j = cJSON_Parse(text);
-    if (j == NULL) {
-        return 1;
-    }
-    size_t r, c, rn, cn, rt, ct, rm, cm, rv, cv;
-    int bad = json_rows(cJSON_GetObjectItem(j, "M"), P->M, MAXN * MAXN, &r, &c) == 0 ||
-              json_rows(cJSON_GetObjectItem(j, "Jn"), P->Jn, MAXK * MAXN, &rn, &cn) == 0 ||
-              json_rows(cJSON_GetObjectItem(j, "Jt"), P->Jt, 2 * MAXK * MAXN, &rt, &ct) == 0 ||
-              json_rows(cJSON_GetObjectItem(j, "mu"), P->mu, MAXK, &rm, &cm) == 0 ||
-              json_rows(cJSON_GetObjectItem(j, "v"), P->v, MAXN, &rv, &cv) == 0;
-    const cJSON *td = cJSON_GetObjectItem(j, "tangent_dim");
-    P->n = r;
-    P->m = rn;
-    P->d = cJSON_IsNumber(td) ? (size_t)td->valueint : 1u;
-    bad = bad || c != r || cn != r || ct != r || rt != P->d * rn || cm != rn || cv != r;
-    cJSON_Delete(j);
-    return bad;
 }
 
 static double work[1 << 20];
@@ -358,7 +292,7 @@ int main(void)
          "box_flat_moreau_run_seconds", "box_flat_set"},
     };
     for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
-        if (load(shipped[i].file, &P) != 0) {
+        if (pf_load(shipped[i].file, &P) != 0) {
             printf("# %s: cannot read\n", shipped[i].file);
             printf("%s nan\n", shipped[i].line);
             continue;

@@ -88,7 +88,7 @@ for s in tests/support/*.c; do echo "$s $out/obj/support_$(basename "$s" .c).o";
 for b in $tests; do echo "tests/$(basename "$b").c $b"; done |
     xargs -P "$jobs" -n 2 sh -c "nice $CC $WARN -O1 -g -Iinclude -Itests/support \
         -include $out/rename.h \$0 $sup $out/libnsmech-eacsl.a $out/obj/eacsl_rt.o $rtlib \
-        -lcunit -llapacke -llapack -lopenblas -lgmp -lm -lpthread -o \$1" || exit 1
+        -lcunit -llapacke -llapack -lcjson -lopenblas -lgmp -lm -lpthread -o \$1" || exit 1
 echo "eacsl: instrumented and built in $(( $(date +%s) - start )) s"
 
 # 3. Run (scripts/run-tests.sh: one program per core, counts in build/results/eacsl.txt).

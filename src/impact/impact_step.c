@@ -325,10 +325,11 @@ static double step_len(size_t m, size_t d, const double *W, const double *mu, do
     double stage = len; /* the length the stages are taken over */
     double l = len;
     size_t e = *ev;
+    size_t es = K; /* the event of the chord that set the stages' length again, if any */
     /*@ loop invariant 0 <= pass <= STAGE_PASSES;
         loop invariant 0 <= stage <= top && 0 <= l <= top && top <= h;
         loop invariant e <= 3 * m + 1;
-        loop assigns pass, stage, l, e, v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1],
+        loop assigns pass, stage, l, e, es, v->lh[0 .. 3 * m - 1], v->rate[0 .. 3 * m - 1],
                      v->um[0 .. 3 * m - 1], v->ls[0 .. 3 * m - 1], v->rs[0 .. 3 * m - 1],
                      v->w[0 .. m - 1];
         loop variant STAGE_PASSES - pass;
@@ -346,6 +347,16 @@ static double step_len(size_t m, size_t d, const double *W, const double *mu, do
             break;
         }
         stage = l; /* a normal event elsewhere on the chord: the stages again over its length */
+        es = e;
+    }
+    if (e == K && es < K && stage < hmin) {
+        /* the normal event that the averaged rates of a longer chord put closer than hmin is
+           not reached by the rates over its own length: it is taken as reached, as an event
+           stepped over would be. Left unreached, its contact stays just above rest, where the
+           next segment finds the same event on the same chord again (seen: a foot's corner
+           at u_n = 3e-12 while a slip of another turned, twenty thousand segments of 1e-8) */
+        *ev = es;
+        return stage;
     }
     if (e == K) {
         *ev = K; /* no event within reach: the segment the stages were taken over */
