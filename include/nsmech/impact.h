@@ -59,7 +59,8 @@ extern "C" {
  * NSM_IMPACT_EXACT_SHORT (sequential), NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL (the other
  * policies, d = 2) or NSM_IMPACT_EXACT_SHORT_EXPLORE (bang-bang and schedule runs, d = 1)
  * short segments (for d = 2 also at most NSM_IMPACT_EXACT_SHORT_PER_STEP per step of h,
- * NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE for bang-bang, extremal and schedule runs, so
+ * NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE for bang-bang, extremal and schedule runs and for
+ * sequential ones with opts.slip_rest > 0, so
  * that with a bound a spatial run takes at most opts.steps·(NSM_IMPACT_MIN_STEP_RATIO +
  * NSM_IMPACT_EXACT_SHORT_PER_STEP) + 1 steps): in sequential, bang-bang and schedule runs the events of the contact
  * acting (and a schedule phase's end) are located exactly, so that the tail of two contacts
@@ -227,10 +228,14 @@ typedef struct nsm_impact_opts {
     size_t fallback_steps; /**< step cap when no bound exists, 1 .. 10^8 */
     double slip_rest;      /**< d = 2, runs that hold contacts (simultaneous, sampled,
                                 priority, Moreau): a slip below slip_rest·h·rho counts as rest
-                                too, rho = max_c mu_c·(W_t1t1 + W_t2t2)/2 (what a contact's
+                                too (a penetrating contact's slip stops where it enters that
+                                disc), rho = max_c mu_c·(W_t1t1 + W_t2t2)/2 (what a contact's
                                 own friction at full weight moves its slip per unit of normal
                                 impulse); 0 .. 1, 0: ztol only (the default; the sets use
-                                NSM_OUTCOME_SLIP_REST) */
+                                NSM_OUTCOME_SLIP_REST). With d = 2 and slip_rest > 0 a
+                                sequential run locates at most
+                                NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE short events per step,
+                                as the exploring runs: a longer Zeno tail is stepped over */
 } nsm_impact_opts;
 
 /** Defaults: 2000 steps, ztol 1e-12, ntol 1e-12, vtol 1e-9, 5000 FW iterations, 10^6 fallback,

@@ -57,7 +57,11 @@ static void matvec_cols(size_t r, size_t c, const double *A, const double *x, do
  * With exact, the contact with weight 1 (the one contact acting) is followed exactly: its
  * events are located however close. With slips (d = 2), every weighted contact's slip is
  * followed exactly into rest: a segment limited by cap may be shorter than hmin, and a slip
- * stops only within sqrt(NSM_SLIP_STOP2_EXACT)·|u_t| of the origin, however close.
+ * stops only within sqrt(NSM_SLIP_STOP2_EXACT)·|u_t| of the origin, however close. A
+ * penetrating contact's slip that the segment carries into the rest disc |u_t| <= ztol stops
+ * where it enters it (with slip_rest, ztol is a step's share of friction: a slip circling just
+ * outside the disc would be followed in segments of its own length to the end); a held
+ * contact's slip is left to the joint solve, which decides its rest at every stage.
  * *ev is 3c + 2 for a normal event, 3c for a tangential one, 3m when h or cap was taken and
  * 3m + 1 when hmin was. With watch, a contact without weight reaching u_n = 0 from above is
  * an event too (it may then be held at rest). A contact with weight at normal rest
@@ -125,6 +129,10 @@ static double seg_len(size_t m, size_t d, const double *u, const double *rate, c
                 double stop2 = slips ? NSM_SLIP_STOP2_EXACT : NSM_SLIP_STOP2;
                 if (dist2 <= stop2 * uu) {
                     l = -ur / rr;
+                    hit = 1;
+                } else if (un < -ntol && dist2 < ztol * ztol) {
+                    /* the first crossing of |u_t| = ztol: rr·l² + 2·ur·l + uu − ztol² = 0 */
+                    l = (-ur - sqrt(rr * (ztol * ztol - dist2))) / rr;
                     hit = 1;
                 }
             }
@@ -638,9 +646,11 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
                   : d == 2 ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL
                   : kept ? (size_t)NSM_IMPACT_EXACT_SHORT_EXPLORE
                   : 0u;
-    size_t per = pol->kind == NSM_POLICY_SEQUENTIAL || slide
-                     ? (size_t)NSM_IMPACT_EXACT_SHORT_PER_STEP
-                     : (size_t)NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE;
+    /* a sequential run at a step's resolution (slip_rest > 0, the sets' runs) pays for its
+       short segments as the exploration runs do: the tail beyond them is stepped over */
+    int exact_seq = pol->kind == NSM_POLICY_SEQUENTIAL && !(slip_rest > 0.0);
+    size_t per = exact_seq || slide ? (size_t)NSM_IMPACT_EXACT_SHORT_PER_STEP
+                                    : (size_t)NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE;
     if (d == 2 && steps_h < shorts / per) {
         /* a spatial short segment costs Runge–Kutta stages and joint solves: a coarse run
            pays for at most per of them per step of h (fewer for the bang-bang, extremal and
