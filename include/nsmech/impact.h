@@ -233,9 +233,9 @@ typedef struct nsm_impact_opts {
                                 own friction at full weight moves its slip per unit of normal
                                 impulse); 0 .. 1, 0: ztol only (the default; the sets use
                                 NSM_OUTCOME_SLIP_REST). With d = 2 and slip_rest > 0 a
-                                sequential run locates at most
-                                NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE short events per step,
-                                as the exploring runs: a longer Zeno tail is stepped over */
+                                sequential run has the exploring runs' budget of short
+                                segments, NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE per step of
+                                h over the run: a longer Zeno tail is stepped over */
 } nsm_impact_opts;
 
 /** Defaults: 2000 steps, ztol 1e-12, ntol 1e-12, vtol 1e-9, 5000 FW iterations, 10^6 fallback,

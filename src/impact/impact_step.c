@@ -58,10 +58,11 @@ static void matvec_cols(size_t r, size_t c, const double *A, const double *x, do
  * events are located however close. With slips (d = 2), every weighted contact's slip is
  * followed exactly into rest: a segment limited by cap may be shorter than hmin, and a slip
  * stops only within sqrt(NSM_SLIP_STOP2_EXACT)·|u_t| of the origin, however close. A
- * penetrating contact's slip that the segment carries into the rest disc |u_t| <= ztol stops
- * where it enters it (with slip_rest, ztol is a step's share of friction: a slip circling just
- * outside the disc would be followed in segments of its own length to the end); a held
- * contact's slip is left to the joint solve, which decides its rest at every stage.
+ * penetrating contact's slip that the segment carries into the rest disc |u_t| <= ztol, the
+ * slips the rules take as rest, stops where it enters it, on the rates of the segment's start
+ * as a slip heading into rest (with slip_rest, ztol is a step's share of friction: a slip
+ * circling just outside the disc would be followed in segments of its own length to the end);
+ * a held contact's slip is left to the joint solve, which decides its rest at every stage.
  * *ev is 3c + 2 for a normal event, 3c for a tangential one, 3m when h or cap was taken and
  * 3m + 1 when hmin was. With watch, a contact without weight reaching u_n = 0 from above is
  * an event too (it may then be held at rest). A contact with weight at normal rest
@@ -359,10 +360,11 @@ static double step_len(size_t m, size_t d, const double *W, const double *mu, do
     }
     if (e == K && es < K && stage < hmin) {
         /* the normal event that the averaged rates of a longer chord put closer than hmin is
-           not reached by the rates over its own length: it is taken as reached, as an event
-           stepped over would be. Left unreached, its contact stays just above rest, where the
-           next segment finds the same event on the same chord again (seen: a foot's corner
-           at u_n = 3e-12 while a slip of another turned, twenty thousand segments of 1e-8) */
+           not reached by the rates over its own length: it is taken as reached (its u_n set to
+           0, an error below hmin times its normal rates, the order of an event stepped over).
+           Left unreached, its contact stays just above rest, where the next segment finds the
+           same event on the same chord again (seen: a foot's corner at u_n = 3e-12 while a
+           slip of another turned, twenty thousand segments of 1e-8) */
         *ev = es;
         return stage;
     }
@@ -635,8 +637,8 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
        the end of its dwell): their events closer than hmin are located exactly (seg_len), so
        that the tail of contacts pushing each other back, which converges geometrically, is
        exact; up to a count, since a tail can accumulate (Zeno) before the impact ends: ample
-       for sequential runs, which the oracle checks to 1e-6, and a cost bound for the sets'
-       exploration runs. The extremal rules and the held ones keep stepping over normal
+       for sequential runs with slip_rest = 0, which the oracle checks to 1e-6, and a cost
+       bound for the sets' runs. The extremal rules and the held ones keep stepping over normal
        events (an extremal rule may keep switching among three contacts without end). Every
        spatial run follows its slips into rest however short the segments (slips), within
        the same count (NSM_IMPACT_EXACT_SHORT_EXPLORE_SPATIAL for the runs but sequential). */
@@ -653,8 +655,8 @@ nsm_status nsm_impact_integrate(size_t m, size_t d, const nsm_impact_policy *pol
                                     : (size_t)NSM_IMPACT_EXACT_SHORT_PER_STEP_EXPLORE;
     if (d == 2 && steps_h < shorts / per) {
         /* a spatial short segment costs Runge–Kutta stages and joint solves: a coarse run
-           pays for at most per of them per step of h (fewer for the bang-bang, extremal and
-           schedule runs, which explore) */
+           pays for at most per of them per step of h over the run (fewer for the bang-bang,
+           extremal and schedule runs, which explore, and sequential runs with slip_rest) */
         shorts = steps_h * per;
     }
     if (slide && d == 2 && slip_rest > 0.0) {

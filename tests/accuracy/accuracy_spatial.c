@@ -415,11 +415,11 @@ static void test_humanoid_two_feet_ratios(void)
    event-driven oracle sp_oracle_sequential (7 881 phases: the corners of each foot push each
    other back in a long Zeno tail). With slip_rest = 0 the tail is followed exactly (measured:
    18 040 steps at 2000 asked, 1.1e-9 from the oracle); with the sets' slip_rest a sequential
-   run locates at most one short event per step, as the exploring runs, and steps over the
+   run has the exploring runs' budget of short segments, one per step, and steps over the
    rest of the tail (include/nsmech/impact.h, nsm_impact_opts.slip_rest): at most 3 x its
    steps, within 2e-4 of the oracle at 2000 steps and at most half that at 8000 (measured
    4 122 and 11 854 steps, 5.6e-5 and 1.3e-5). */
-/* CLAIM: impact.h nsm_impact_opts.slip_rest: a sequential run locates at most one short event per step */
+/* CLAIM: impact.h nsm_impact_opts.slip_rest: a sequential run has one short segment per step */
 static void test_humanoid_two_feet_sequential(void)
 {
     static pf_problem P;
