@@ -109,7 +109,7 @@ static nsm_status actuation_core(size_t n, size_t k, size_t r, const double *P,
             return st;
         }
     }
-    nsm_proj_i_copy(nk, G, Gamma);
+    nsm_vec_copy(nk, G, Gamma);
     return NSM_OK;
 }
 
@@ -262,7 +262,7 @@ static void nsm_proj_i_xi_from_p(size_t n, const double *P, double *eta)
         }
     }
     if (!(bestn > 0.0)) {
-        nsm_proj_i_zero(n, eta);
+        nsm_vec_zero(n, eta);
         return;
     }
     double nr = sqrt(bestn);
@@ -420,13 +420,14 @@ static nsm_status control_run(size_t n, size_t k, const double *P, const double 
     }
     if (which == NSM_UNIT_BALL) {
         if (xi != NULL) {
-            nsm_proj_i_copy(n, xi, eta);
+            nsm_vec_copy(n, xi, eta);
         } else {
             nsm_proj_i_xi_from_p(n, P, eta);
         }
     }
     /* e = q − q* into v, then v = f_g + K_p(e + σ‖e‖η) + K_d q̇. */
-    nsm_proj_i_axpy(n, q, -1.0, qstar, v);
+    nsm_vec_copy(n, q, v);
+    nsm_vec_axpy(n, -1.0, qstar, v);
     double ne = nsm_proj_i_norm2(n, v);
     double kp = gains->kp;
     double kd = gains->kd;
@@ -439,10 +440,10 @@ static nsm_status control_run(size_t n, size_t k, const double *P, const double 
         v[i] = fg[i] + kp * (v[i] + se * eta[i]) + kd * qd[i];
     }
     if (f != NULL) {
-        nsm_proj_i_mv(n, n, -1.0, R, v, f);
+        nsm_mat_vec(0, n, n, -1.0, R, v, f);
     }
     if (u != NULL) {
-        nsm_proj_i_mv(k, n, -1.0, Gamma, v, u);
+        nsm_mat_vec(0, k, n, -1.0, Gamma, v, u);
     }
     if (eta_case != NULL) {
         *eta_case = which;

@@ -1,6 +1,7 @@
 /* M̄ = PMP + μQ, C̄ and S = I − M M̄⁻¹P: docs/math.md (P5), (P8), (P11); [D] eqs. 8b, 8c, 28. */
 #include "nsmech/projection.h"
 #include "internal.h"
+#include "../linalg/internal.h"
 
 size_t nsm_proj_inertia_work(size_t n)
 {
@@ -246,7 +247,7 @@ static nsm_status cbar_core(size_t n, const double *M, const double *C, const do
     }
     nsm_proj_i_sym_plus(n, T, 1.0, 0.0, T, D);
     /* Cbar = −μΛP, then T = MD, and T += CP; Cbar += P·T = PM(ΛP + PΛᵀ) + PCP. */
-    nsm_proj_i_scaled(nn, -mu, T, Cbar);
+    nsm_vec_scale(nn, -mu, T, Cbar);
     st = nsm_gemm(NSM_NO_TRANS, NSM_NO_TRANS, n, n, n, 1.0, M, D, 0.0, T);
     if (st != NSM_OK) {
         return st;
@@ -292,13 +293,13 @@ nsm_status nsm_proj_oblique(size_t n, const double *M, const double *Mbar, const
     }
     double *L = work;
     double *X = work + nn;
-    nsm_proj_i_copy(nn, Mbar, L);
+    nsm_vec_copy(nn, Mbar, L);
     st = nsm_chol_factor(n, L);
     if (st != NSM_OK) {
         return NSM_ERR_NOT_SPD;
     }
     /* X = M̄⁻¹P, then S = I − MX. */
-    nsm_proj_i_copy(nn, P, X);
+    nsm_vec_copy(nn, P, X);
     st = nsm_chol_solve(n, n, L, X);
     if (st != NSM_OK) {
         return st;

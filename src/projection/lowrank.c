@@ -24,7 +24,7 @@
 void nsm_proj_i_eye_minus_gram(size_t n, size_t r, const double *Yt, double *out)
 {
     if (r == 0u) {
-        nsm_proj_i_zero(n * n, out);
+        nsm_vec_zero(n * n, out);
     } else {
         cblas_dsyrk(CblasRowMajor, CblasLower, CblasTrans, (int)n, (int)r, -1.0, Yt, (int)n,
                     0.0, out, (int)n);
@@ -36,8 +36,8 @@ void nsm_proj_i_eye_minus_gram(size_t n, size_t r, const double *Yt, double *out
 void nsm_proj_i_apply_p(size_t n, size_t r, const double *Yt, const double *v, double *t,
                         double *out)
 {
-    nsm_proj_i_copy(n, v, out);
-    nsm_proj_i_mv(r, n, 1.0, Yt, v, t);
+    nsm_vec_copy(n, v, out);
+    nsm_mat_vec(0, r, n, 1.0, Yt, v, t);
     /*@ loop invariant 0 <= k <= r;
         loop assigns k, out[0 .. n - 1];
         loop variant r - k;
@@ -73,10 +73,10 @@ void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Y
                             const double *Ut, const double *H, double mu, double *Gt,
                             double *out)
 {
-    nsm_proj_i_copy(n * n, M, out);
+    nsm_vec_copy(n * n, M, out);
     if (r > 0u) {
         size_t rn = r * n;
-        nsm_proj_i_copy(rn, Ut, Gt);
+        nsm_vec_copy(rn, Ut, Gt);
         /*@ loop invariant 0 <= k <= r;
             loop assigns k, Gt[0 .. r*n - 1];
             loop variant r - k;
