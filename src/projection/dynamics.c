@@ -172,14 +172,14 @@ static nsm_status dyn_rates(size_t n, size_t m, size_t r, double ainv, const dou
                             const double *qd, double *lq, double *lt, double *Z)
 {
     if (m == 0u) {
-        nsm_proj_i_zero(n, lq);
-        nsm_proj_i_zero(n, lt);
+        nsm_vec_zero(n, lq);
+        nsm_vec_zero(n, lt);
         return NSM_OK;
     }
     double *za = Z;
     double *zb = Z + m;
     double *t = Z + 2u * m;
-    nsm_proj_i_mv(m, n, 1.0, Adot, qd, za);
+    nsm_mat_vec(0, m, n, 1.0, Adot, qd, za);
     nsm_status st = nsm_lq_pinv_mv(m, n, r, -ainv, Yt, S, V2t, za, t, lq);
     if (st != NSM_OK) {
         return st;
@@ -188,7 +188,7 @@ static nsm_status dyn_rates(size_t n, size_t m, size_t r, double ainv, const dou
     if (st != NSM_OK) {
         return st;
     }
-    nsm_proj_i_mtv(m, n, -1.0, Adot, zb, lt);
+    nsm_mat_vec(1, m, n, -1.0, Adot, zb, lt);
     return NSM_OK;
 }
 
@@ -241,7 +241,7 @@ static nsm_status dyn_accel(size_t n, size_t r, const double *M, const double *C
         }
     }
     if (st != NSM_OK) {
-        nsm_proj_i_copy(n * n, Mb, L);
+        nsm_vec_copy(n * n, Mb, L);
         if (!nsm_chol_factor_lower(n, L)) {
             return NSM_ERR_NOT_SPD;
         }
@@ -406,7 +406,7 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
     double *Z = work + (3u * nm + 3u * m * m + 2u * nn + 9u * n);
     double *W = work + (3u * nm + 3u * m * m + 2u * nn + 9u * n + 3u * m);
     /* SPD check of M, and the factor of the range-space route. */
-    nsm_proj_i_copy(nn, M, L);
+    nsm_vec_copy(nn, M, L);
     int spd = nsm_chol_factor_lower(n, L);
     if (!spd && check_spd) {
         return NSM_ERR_NOT_SPD;
@@ -420,7 +420,8 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
             return sl;
         }
     }
-    nsm_status st = dyn_rates(n, m, r, ainv, Yt, S, V2t, Adot, qd, V, V + n, Z);
+    nsm_proj_vecs vs = nsm_proj_i_vecs(n, V);
+    nsm_status st = dyn_rates(n, m, r, ainv, Yt, S, V2t, Adot, qd, vs.lq, vs.lt, Z);
     if (st != NSM_OK) {
         return st;
     }
@@ -431,9 +432,9 @@ static nsm_status dyn_run(size_t n, size_t m, const double *M, const double *C,
     if (st != NSM_OK) {
         return st;
     }
-    nsm_proj_i_copy(n, V + 7u * n, qdd);
+    nsm_vec_copy(n, vs.acc, qdd);
     if (fc != NULL) {
-        nsm_proj_i_copy(n, V + 8u * n, fc);
+        nsm_vec_copy(n, vs.fc, fc);
     }
     dyn_outputs(n, Yt, Mb, r, mu, P, Mbar, info);
     return NSM_OK;
@@ -527,24 +528,63 @@ nsm_status nsm_proj_dynamics(const nsm_proj_problem *prob, const nsm_proj_opts *
                    qdd, fc, info, P, Mbar, work);
 }
 
-/* The right-hand sides both routes start from, in V = [lq, lt, v1, v2, g0, ...]:
+/* The slots of V, V + k·n for k = 0, ..., 8: one carving of the vector block for both routes
+   and nsm_proj_dynamics. */
+nsm_proj_vecs nsm_proj_i_vecs(size_t n, double *V)
+{
+    nsm_proj_vecs s;
+    s.lq = V;
+    s.lt = V + n;
+    s.v1 = V + 2u * n;
+    s.v2 = V + 3u * n;
+    s.g0 = V + 4u * n;
+    s.v5 = V + 5u * n;
+    s.dinv = V + 6u * n;
+    s.acc = V + 7u * n;
+    s.fc = V + 8u * n;
+    return s;
+}
+
+/* The right-hand sides both routes start from, in the slots of V:
    g0 = f + f_g − Cq̇ and v2 = g0 − M lq (v1 is scratch). */
 void nsm_proj_i_accel_rhs(size_t n, const double *M, const double *C, const double *f,
                           const double *fg, const double *qd, double *V)
 {
-    const double *lq = V;
-    double *v1 = V + 2u * n;
-    double *v2 = V + 3u * n;
-    double *g0 = V + 4u * n;
-    nsm_proj_i_mv(n, n, 1.0, C, qd, v1);
-    nsm_proj_i_axpy(n, f, 1.0, fg, v2);
-    nsm_proj_i_axpy(n, v2, -1.0, v1, g0);
-    nsm_proj_i_mv(n, n, 1.0, M, lq, v1);
-    nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
+    nsm_proj_vecs s = nsm_proj_i_vecs(n, V);
+    nsm_mat_vec(0, n, n, 1.0, C, qd, s.v1);
+    nsm_vec_copy(n, f, s.v2);
+    nsm_vec_axpy(n, 1.0, fg, s.v2);
+    nsm_vec_copy(n, s.v2, s.g0);
+    nsm_vec_axpy(n, -1.0, s.v1, s.g0);
+    nsm_mat_vec(0, n, n, 1.0, M, s.lq, s.v1);
+    nsm_vec_copy(n, s.g0, s.v2);
+    nsm_vec_axpy(n, -1.0, s.v1, s.v2);
 }
 
-/* Vectors: V = [lq, lt, v1, v2, g0, v5, dinv, qdd, fc] (9n), lq = Λq̇ and lt = Λᵀq̇ on
-   entry, dinv = 1/diag(L);
+/* acc = z + lq, then its finiteness. */
+nsm_status nsm_proj_i_accel_out(size_t n, const double *z, double *V)
+{
+    nsm_proj_vecs s = nsm_proj_i_vecs(n, V);
+    nsm_vec_copy(n, z, s.acc);
+    nsm_vec_axpy(n, 1.0, s.lq, s.acc);
+    if (!nsm_all_finite(n, s.acc)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    return NSM_OK;
+}
+
+/* v5 = lq − lt, v1 = M v5, v2 = g0 − v1. */
+void nsm_proj_i_fc_rhs(size_t n, const double *M, double *V)
+{
+    nsm_proj_vecs s = nsm_proj_i_vecs(n, V);
+    nsm_vec_copy(n, s.lq, s.v5);
+    nsm_vec_axpy(n, -1.0, s.lt, s.v5);
+    nsm_mat_vec(0, n, n, 1.0, M, s.v5, s.v1);
+    nsm_vec_copy(n, s.g0, s.v2);
+    nsm_vec_axpy(n, -1.0, s.v1, s.v2);
+}
+
+/* Vectors: the slots of V (nsm_proj_vecs), lq = Λq̇ and lt = Λᵀq̇ on entry, dinv = 1/diag(L);
    g0 = f + f_g − Cq̇ (nsm_proj_i_accel_rhs),
    qdd = M̄⁻¹P(g0 − M lq) + lq (P12),  fc = Mz − g (P13) with g = g0 − M(lq − lt), z = M̄⁻¹Pg,
    P applied as v − Y(Yᵀv), M̄⁻¹ by the two triangular solves with L. */
@@ -553,34 +593,22 @@ nsm_status nsm_proj_i_accel(size_t n, size_t r, const double *M, const double *C
                             const double *Yt, const double *L, int want_fc, double *V,
                             double *t)
 {
-    const double *lq = V;
-    const double *lt = V + n;
-    double *v1 = V + 2u * n;
-    double *v2 = V + 3u * n;
-    const double *g0 = V + 4u * n;
-    double *v5 = V + 5u * n;
-    double *dinv = V + 6u * n;
-    double *acc = V + 7u * n;
-    double *fcw = V + 8u * n;
+    nsm_proj_vecs s = nsm_proj_i_vecs(n, V);
     nsm_proj_i_accel_rhs(n, M, C, f, fg, qd, V);
-    nsm_proj_i_apply_p(n, r, Yt, v2, t, v1);
-    nsm_chol_inv_diag(n, L, dinv);
-    nsm_chol_solve_vec(n, L, dinv, v1);
-    nsm_proj_i_axpy(n, v1, 1.0, lq, acc);
-    if (!nsm_all_finite(n, acc)) {
-        return NSM_ERR_NOT_FINITE;
+    nsm_proj_i_apply_p(n, r, Yt, s.v2, t, s.v1);
+    nsm_chol_inv_diag(n, L, s.dinv);
+    nsm_chol_solve_vec(n, L, s.dinv, s.v1);
+    nsm_status st = nsm_proj_i_accel_out(n, s.v1, V);
+    if (st != NSM_OK || !want_fc) {
+        return st;
     }
-    if (!want_fc) {
-        return NSM_OK;
-    }
-    nsm_proj_i_axpy(n, lq, -1.0, lt, v5);
-    nsm_proj_i_mv(n, n, 1.0, M, v5, v1);
-    nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
-    nsm_proj_i_apply_p(n, r, Yt, v2, t, v1);
-    nsm_chol_solve_vec(n, L, dinv, v1);
-    nsm_proj_i_mv(n, n, 1.0, M, v1, v5);
-    nsm_proj_i_axpy(n, v5, -1.0, v2, fcw);
-    if (!nsm_all_finite(n, fcw)) {
+    nsm_proj_i_fc_rhs(n, M, V);
+    nsm_proj_i_apply_p(n, r, Yt, s.v2, t, s.v1);
+    nsm_chol_solve_vec(n, L, s.dinv, s.v1);
+    nsm_mat_vec(0, n, n, 1.0, M, s.v1, s.v5);
+    nsm_vec_copy(n, s.v5, s.fc);
+    nsm_vec_axpy(n, -1.0, s.v2, s.fc);
+    if (!nsm_all_finite(n, s.fc)) {
         return NSM_ERR_NOT_FINITE;
     }
     return NSM_OK;

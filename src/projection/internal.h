@@ -1,6 +1,7 @@
 /*
- * Internal helpers of the projection module (not part of the public API): plain-loop vector
- * kernels and the symmetric writers behind the "written symmetrically" guarantees.
+ * Internal helpers of the projection module (not part of the public API): the symmetric
+ * writers behind the "written symmetrically" guarantees, the argument checks and the steps of
+ * the per-cycle call. The vector kernels are those of src/linalg/internal.h.
  */
 #ifndef NSM_PROJECTION_INTERNAL_H
 #define NSM_PROJECTION_INTERNAL_H
@@ -8,41 +9,6 @@
 #include <stddef.h>
 #include "nsmech/base.h"
 #include "nsmech/projection.h"
-
-/** out[i] = x[i] (len doubles). */
-/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires valid: \valid_read(x + (0 .. len - 1)) && \valid(out + (0 .. len - 1));
-    assigns out[0 .. len - 1];
- */
-void nsm_proj_i_copy(size_t len, const double *x, double *out);
-
-/** out[i] = x[i] + s·y[i] (len doubles). */
-/*@ requires len: len <= NSM_MAX_DIM;
-    requires valid: \valid_read(x + (0 .. len - 1)) && \valid_read(y + (0 .. len - 1));
-    requires valid_out: \valid(out + (0 .. len - 1));
-    assigns out[0 .. len - 1];
- */
-void nsm_proj_i_axpy(size_t len, const double *x, double s, const double *y, double *out);
-
-/** y = s·A·x with A rows×cols (x has cols entries, y rows): nsm_mat_vec. */
-/*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
-    requires valid_A: rows * cols == 0 || \valid_read(A + (0 .. rows * cols - 1));
-    requires valid_x: cols == 0 || \valid_read(x + (0 .. cols - 1));
-    requires valid_y: rows == 0 || \valid(y + (0 .. rows - 1));
-    assigns y[0 .. rows - 1];
- */
-void nsm_proj_i_mv(size_t rows, size_t cols, double s, const double *A, const double *x,
-                   double *y);
-
-/** y = s·Aᵀ·x with A rows×cols (x has rows entries, y cols): nsm_mat_vec. */
-/*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
-    requires valid_A: rows * cols == 0 || \valid_read(A + (0 .. rows * cols - 1));
-    requires valid_x: rows == 0 || \valid_read(x + (0 .. rows - 1));
-    requires valid_y: cols == 0 || \valid(y + (0 .. cols - 1));
-    assigns y[0 .. cols - 1];
- */
-void nsm_proj_i_mtv(size_t rows, size_t cols, double s, const double *A, const double *x,
-                    double *y);
 
 /** out = c·(T + Tᵀ) + d·(Q + Qᵀ) (n×n). Entry (i, j), i >= j, is computed once and stored at
     (i, j) and (j, i), so out is exactly symmetric (proved unconditionally, even if out shares
@@ -80,19 +46,16 @@ void nsm_proj_i_sym_copy(size_t n, const double *X, double *out);
  */
 void nsm_proj_i_skew(size_t n, const double *X, double *out);
 
-/** out[i] = 0 (len doubles). */
+/** out[0 .. len-1] = 0 by nsm_vec_zero, with a contract that leaves out its zero clause: in
+    that clause (y[i] == 0 on the array the call assigns) WP 25 prints the 0 as an integer in
+    the Why3 task ("Type mismatch between real and int"), so a caller goal that reaches a
+    prover with the clause in its context fails (as with nsm_unit in actuation.c). For the
+    callers that do not use the zeros in their own proofs. */
 /*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
     requires valid: \valid(out + (0 .. len - 1));
     assigns out[0 .. len - 1];
  */
 void nsm_proj_i_zero(size_t len, double *out);
-
-/** out[i] = s·x[i] (len doubles). */
-/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires valid: \valid_read(x + (0 .. len - 1)) && \valid(out + (0 .. len - 1));
-    assigns out[0 .. len - 1];
- */
-void nsm_proj_i_scaled(size_t len, double s, const double *x, double *out);
 
 /** X_ii += s (n×n). */
 /*@ requires n: 1 <= n <= NSM_MAX_DIM;
@@ -219,9 +182,25 @@ void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Y
                             const double *Ut, const double *H, double mu, double *Gt,
                             double *out);
 
-/** The right-hand sides of both routes of nsm_proj_dynamics (dynamics.c): with V = [lq, lt,
-    v1, v2, g0, ...] (lq = Λq̇ on entry), g0 = f + f_g − Cq̇ into V + 4n and g0 − M lq into
-    V + 3n; V + 2n is scratch. */
+/** The nine n-vectors of the per-cycle call, slots of one block V (9n doubles) in this order:
+    lq = Λq̇ and lt = Λᵀq̇ (written by the caller), the scratch v1 and v2, g0 = f + f_g − Cq̇,
+    the scratch v5, dinv (a reciprocal diagonal), acc (q̈) and fc (f_c). */
+typedef struct nsm_proj_vecs {
+    double *lq, *lt, *v1, *v2, *g0, *v5, *dinv, *acc, *fc;
+} nsm_proj_vecs;
+
+/** The slots of V (9n doubles), V + k·n for the k-th (dynamics.c). */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_V: \valid(V + (0 .. 9*n - 1));
+    assigns \nothing;
+    ensures slots: \result.lq == V && \result.lt == V + n && \result.v1 == V + 2*n &&
+                   \result.v2 == V + 3*n && \result.g0 == V + 4*n && \result.v5 == V + 5*n &&
+                   \result.dinv == V + 6*n && \result.acc == V + 7*n && \result.fc == V + 8*n;
+ */
+nsm_proj_vecs nsm_proj_i_vecs(size_t n, double *V);
+
+/** The right-hand sides of both routes of nsm_proj_dynamics (dynamics.c): in the slots of V
+    (nsm_proj_vecs, lq = Λq̇ on entry), g0 = f + f_g − Cq̇ and v2 = g0 − M lq; v1 is scratch. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM;
     requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1));
     requires valid_v: \valid_read(f + (0 .. n - 1)) && \valid_read(fg + (0 .. n - 1)) &&
@@ -231,6 +210,25 @@ void nsm_proj_i_mbar_update(size_t n, size_t r, const double *M, const double *Y
  */
 void nsm_proj_i_accel_rhs(size_t n, const double *M, const double *C, const double *f,
                           const double *fg, const double *qd, double *V);
+
+/** The last step of q̈ in both routes (dynamics.c): acc = z + lq in the slots of V
+    (nsm_proj_vecs), z being the v1 or the v2 slot. NSM_ERR_NOT_FINITE if acc overflows. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_V: \valid(V + (0 .. 9*n - 1));
+    requires slot: z == V + 2*n || z == V + 3*n;
+    assigns V[7*n .. 8*n - 1];
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE;
+ */
+nsm_status nsm_proj_i_accel_out(size_t n, const double *z, double *V);
+
+/** The right-hand side of f_c in both routes (dynamics.c, (P13)): v2 = g = g0 − M(lq − lt) in
+    the slots of V (nsm_proj_vecs, g0 from nsm_proj_i_accel_rhs); v1 and v5 are scratch. */
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM;
+    requires valid_M: \valid_read(M + (0 .. n*n - 1));
+    requires valid_V: \valid(V + (0 .. 9*n - 1));
+    assigns V[2*n .. 4*n - 1], V[5*n .. 6*n - 1];
+ */
+void nsm_proj_i_fc_rhs(size_t n, const double *M, double *V);
 
 /** Vector part of nsm_proj_dynamics (see dynamics.c): with V = [lq, lt, ...] (9n) holding
     lq = Λq̇ and lt = Λᵀq̇ on entry, V + 7n receives q̈ and V + 8n f_c (when want_fc); P is

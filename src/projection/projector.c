@@ -1,6 +1,7 @@
 /* Projector P = I − A⁺A, Q = A⁺A, A⁺ (docs/math.md (P2)) and rates Λ, Ṗ ((P3); [D] eq. 4), Ω. */
 #include "nsmech/projection.h"
 #include "internal.h"
+#include "../linalg/internal.h"
 
 size_t nsm_proj_projector_work(size_t n, size_t m)
 {
@@ -97,7 +98,7 @@ static nsm_status projector_run(size_t n, size_t m, const double *A, double rtol
         if (st != NSM_OK) {
             return st;
         }
-        nsm_proj_i_copy(nm, X, Apinv);
+        nsm_vec_copy(nm, X, Apinv);
     } else {
         nsm_proj_i_zero(nn, Qr);
     }

@@ -85,7 +85,7 @@ int nsm_proj_i_rs_usable(size_t n, const double *M, const double *L)
 int nsm_proj_i_rs_factor(size_t n, size_t r, const double *L, const double *Yt, double *Xt,
                          double *K, double *kdinv)
 {
-    nsm_proj_i_copy(r * n, Yt, Xt);
+    nsm_vec_copy(r * n, Yt, Xt);
     rs_tri_rows(1, n, r, L, Xt);
     cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, (int)r, (int)n, 1.0, Xt, (int)n, 0.0,
                 K, (int)r);
@@ -101,7 +101,7 @@ double nsm_proj_i_rs_trace(size_t n, size_t r, const double *L, const double *Yt
     if (r == 0u) {
         return 0.0;
     }
-    nsm_proj_i_copy(r * n, Yt, T);
+    nsm_vec_copy(r * n, Yt, T);
     rs_tri_rows(0, n, r, L, T);
     double s = 0.0;
     /*@ loop invariant 0 <= k <= r;
@@ -130,11 +130,11 @@ static void rs_multiplier(size_t n, size_t r, const double *L, const double *din
                           double *lam)
 {
     nsm_chol_fwd_vec(n, L, dinv, g);
-    nsm_proj_i_mv(r, n, 1.0, Xt, g, lam);
+    nsm_mat_vec(0, r, n, 1.0, Xt, g, lam);
     nsm_chol_solve_vec(r, K, kdinv, lam);
 }
 
-/* Vectors: V = [lq, lt, v1, v2, g0, v5, dinv, qdd, fc] (9n) as in nsm_proj_i_accel;
+/* Vectors: the slots of V (nsm_proj_vecs) as in nsm_proj_i_accel;
    g0 = f + f_g − Cq̇ (nsm_proj_i_accel_rhs),
    qdd = lq + z₁, z₁ = M̄⁻¹P(g0 − M lq) by (P28)–(P30): z₁ = L⁻ᵀ(w − Xλ₁), w = L⁻¹(g0 − M lq);
    fc = −Yλ₂, λ₂ the multiplier for g = g0 − M(lq − lt) ((P13) with (P30)). */
@@ -144,54 +144,34 @@ nsm_status nsm_proj_i_rs_accel(size_t n, size_t r, const double *M, const double
                                const double *K, const double *kdinv, int want_fc, double *V,
                                double *lam)
 {
-    const double *lq = V;
-    const double *lt = V + n;
-    double *v1 = V + 2u * n;
-    double *v2 = V + 3u * n;
-    const double *g0 = V + 4u * n;
-    double *v5 = V + 5u * n;
-    double *dinv = V + 6u * n;
-    double *acc = V + 7u * n;
-    double *fcw = V + 8u * n;
+    nsm_proj_vecs s = nsm_proj_i_vecs(n, V);
     nsm_proj_i_accel_rhs(n, M, C, f, fg, qd, V);
-    nsm_chol_inv_diag(n, L, dinv);
+    nsm_chol_inv_diag(n, L, s.dinv);
     if (r > 0u) {
-        rs_multiplier(n, r, L, dinv, Xt, K, kdinv, v2, lam);
+        rs_multiplier(n, r, L, s.dinv, Xt, K, kdinv, s.v2, lam);
         /*@ loop invariant 0 <= k <= r;
-            loop assigns k, v2[0 .. n - 1];
+            loop assigns k, V[3*n .. 4*n - 1];
             loop variant r - k;
          */
         for (size_t k = 0; k < r; k++) {
             /*@ assert row: k*n + n <= r*n; */
-            nsm_vec_axpy(n, -lam[k], Xt + k * n, v2);
+            nsm_vec_axpy(n, -lam[k], Xt + k * n, s.v2);
         }
     } else {
-        nsm_chol_fwd_vec(n, L, dinv, v2);
+        nsm_chol_fwd_vec(n, L, s.dinv, s.v2);
     }
-    nsm_chol_back_vec(n, L, dinv, v2);
-    nsm_proj_i_axpy(n, v2, 1.0, lq, acc);
-    if (!nsm_all_finite(n, acc)) {
-        return NSM_ERR_NOT_FINITE;
+    nsm_chol_back_vec(n, L, s.dinv, s.v2);
+    nsm_status st = nsm_proj_i_accel_out(n, s.v2, V);
+    if (st != NSM_OK || !want_fc) {
+        return st;
     }
-    if (!want_fc) {
-        return NSM_OK;
-    }
-    nsm_proj_i_zero(n, fcw);
     if (r > 0u) {
-        nsm_proj_i_axpy(n, lq, -1.0, lt, v5);
-        nsm_proj_i_mv(n, n, 1.0, M, v5, v1);
-        nsm_proj_i_axpy(n, g0, -1.0, v1, v2);
-        rs_multiplier(n, r, L, dinv, Xt, K, kdinv, v2, lam);
-        /*@ loop invariant 0 <= k <= r;
-            loop assigns k, fcw[0 .. n - 1];
-            loop variant r - k;
-         */
-        for (size_t k = 0; k < r; k++) {
-            /*@ assert row: k*n + n <= r*n; */
-            nsm_vec_axpy(n, -lam[k], Yt + k * n, fcw);
-        }
+        nsm_proj_i_fc_rhs(n, M, V);
+        rs_multiplier(n, r, L, s.dinv, Xt, K, kdinv, s.v2, lam);
     }
-    if (!nsm_all_finite(n, fcw)) {
+    /* fc = 0, then fc += (−λ_k)·y_k for k = 0, ..., r − 1 (no rows for r = 0: fc = 0). */
+    nsm_mat_vec(1, r, n, -1.0, Yt, lam, s.fc);
+    if (!nsm_all_finite(n, s.fc)) {
         return NSM_ERR_NOT_FINITE;
     }
     return NSM_OK;
