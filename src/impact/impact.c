@@ -13,6 +13,7 @@
 #include "nsmech/linalg.h"
 #include "../nsm_math.h"
 #include "internal.h"
+#include "../linalg/internal.h"
 #include "impact_internal.h"
 #include "../contact/coulomb.h"
 
@@ -75,7 +76,8 @@ static void build_J(size_t n, size_t m, size_t d, const double *Jn, const double
     }
 }
 
-/* W (K×K) = J (K×n) · X (n×K). */
+/* W (K×K) = J (K×n) · X (n×K), row by row: row k of W is Xᵀ times row k of J (nsm_mat_vec,
+   each entry's terms summed in index order). */
 /*@ requires 1 <= n <= NSM_MAX_DIM && 1 <= K <= NSM_MAX_DIM;
     requires \valid_read(J + (0 .. K * n - 1)) && \valid_read(X + (0 .. n * K - 1));
     requires \valid(W + (0 .. K * K - 1));
@@ -88,24 +90,8 @@ static void gram(size_t n, size_t K, const double *J, const double *X, double *W
         loop variant K - k;
      */
     for (size_t k = 0; k < K; k++) {
-        /*@ assert k * K + K <= K * K; */
-        /*@ assert k * n + n <= K * n; */
-        /*@ loop invariant 0 <= l <= K;
-            loop assigns l, W[0 .. K * K - 1];
-            loop variant K - l;
-         */
-        for (size_t l = 0; l < K; l++) {
-            double acc = 0.0;
-            /*@ loop invariant 0 <= i <= n;
-                loop assigns i, acc;
-                loop variant n - i;
-             */
-            for (size_t i = 0; i < n; i++) {
-                /*@ assert i * K + l < n * K; */
-                acc += J[k * n + i] * X[i * K + l];
-            }
-            W[k * K + l] = acc;
-        }
+        /*@ assert k * K + K <= K * K && k * n + n <= K * n; */
+        nsm_mat_vec(1, n, K, 1.0, X, J + k * n, W + k * K);
     }
 }
 
@@ -397,32 +383,6 @@ static nsm_status impact_finish(size_t n, size_t m, size_t d, const double *Jn, 
     return NSM_OK;
 }
 
-/* y = A^T x for A r×c (row-major): y_j = sum_i A_ij x_i. */
-/*@ requires 1 <= r <= NSM_MAX_DIM && 1 <= c <= NSM_MAX_DIM;
-    requires \valid_read(A + (0 .. r * c - 1)) && \valid_read(x + (0 .. r - 1));
-    requires \valid(y + (0 .. c - 1));
-    assigns y[0 .. c - 1];
- */
-static void matvec_t(size_t r, size_t c, const double *A, const double *x, double *y)
-{
-    /*@ loop invariant 0 <= j <= c;
-        loop assigns j, y[0 .. c - 1];
-        loop variant c - j;
-     */
-    for (size_t j = 0; j < c; j++) {
-        double acc = 0.0;
-        /*@ loop invariant 0 <= i <= r;
-            loop assigns i, acc;
-            loop variant r - i;
-         */
-        for (size_t i = 0; i < r; i++) {
-            /*@ assert i * c + j < r * c; */
-            acc += A[i * c + j] * x[i];
-        }
-        y[j] = acc;
-    }
-}
-
 /* The extremal rules' gain g (3m), the rate of their objective per unit impulse:
    EXTREMAL, objective dirᵀu with u = u- + W lam: g = Wᵀ dir; EXTREMAL_V, objective vdirᵀv
    with v = v- + X lam, X = M^-1 Jᵀ: g = Xᵀ vdir = J M^-1 vdir; 0 for the other kinds. Finite
@@ -441,9 +401,9 @@ static void extremal_gain(size_t n, size_t m, const nsm_impact_policy *pol, cons
     size_t K = 3 * m;
     /*@ assert K * K == 9 * m * m && n * K == 3 * m * n; */
     if (pol->kind == NSM_POLICY_EXTREMAL) {
-        matvec_t(K, K, W, pol->dir, g);
+        nsm_mat_vec(1, K, K, 1.0, W, pol->dir, g);
     } else if (pol->kind == NSM_POLICY_EXTREMAL_V) {
-        matvec_t(n, K, X, pol->vdir, g);
+        nsm_mat_vec(1, n, K, 1.0, X, pol->vdir, g);
     } else {
         zero_vec(K, g);
     }
@@ -615,6 +575,17 @@ static void impact_at_rest(size_t n, size_t m, const double *vm, double *vp, dou
     copy_vec(n, vm, vp);
 }
 
+/* What NSM_OK promises of a solved impact (the valid_args clauses of nsm_impact_solve):
+   info->steps within info->step_cap, every row of Jn separating at v+ to within check_tol
+   (nsm_rows_sep), the impulse s within its bound, and each contact's impulse in its cone. */
+/*@ predicate impact_solved(integer n, integer m, integer d, double *Jn, double *mu,
+                            double *vp, double *Lam, nsm_impact_info *info) =
+      info->steps <= info->step_cap && nsm_rows_sep(Jn, vp, m, n, info->check_tol) &&
+      info->s <= info->bound &&
+      \forall integer c; 0 <= c < m ==>
+        nsm_in_cone_tol(d, mu[c], 0.0, Lam[(d + 1) * c + d], Lam + (d + 1) * c);
+ */
+
 /* Everything after impact_prepare: the bound, the integration, v+ and the final check. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires valid_in: \valid_read(M + (0 .. n * n - 1)) && \valid_read(Jn + (0 .. m * n - 1)) &&
@@ -636,11 +607,7 @@ static void impact_at_rest(size_t n, size_t m, const double *vm, double *vp, dou
     ensures status: \result == NSM_OK || \result == NSM_ERR_OVERFLOW ||
                     \result == NSM_ERR_BOUND || \result == NSM_ERR_NO_CONVERGENCE ||
                     \result == NSM_ERR_NO_BOUND || \result == NSM_ERR_NOT_CERTIFIED;
-    ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
-    ensures separating: \result == NSM_OK ==> nsm_rows_sep(Jn, vp, m, n, info->check_tol);
-    ensures bound: \result == NSM_OK ==> info->s <= info->bound;
-    ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
-              nsm_in_cone_tol(d, mu[c], 0.0, Lam[(d + 1) * c + d], Lam + (d + 1) * c);
+    ensures solved: \result == NSM_OK ==> impact_solved(n, m, d, Jn, mu, vp, Lam, info);
  */
 static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                               const double *mu, const double *vm, const nsm_impact_policy *pol,
@@ -704,11 +671,8 @@ static nsm_status impact_core(size_t n, size_t m, size_t d, const double *M, con
     assigns *info, v_plus[0 .. n - 1], Lambda[0 .. (d + 1) * m - 1], work[0 .. lwork - 1];
     ensures short_work: nsm_impact_need(n, m) <= NSM_MAX_DIM * NSM_MAX_DIM &&
                         lwork < nsm_impact_need(n, m) ==> \result == NSM_ERR_WORKSPACE;
-    ensures info_steps: \result == NSM_OK ==> info->steps <= info->step_cap;
-    ensures separating: \result == NSM_OK ==> nsm_rows_sep(Jn, v_plus, m, n, info->check_tol);
-    ensures bound: \result == NSM_OK ==> info->s <= info->bound;
-    ensures cones: \result == NSM_OK ==> \forall integer c; 0 <= c < m ==>
-              nsm_in_cone_tol(d, mu[c], 0.0, Lambda[(d + 1) * c + d], Lambda + (d + 1) * c);
+    ensures solved: \result == NSM_OK ==>
+                    impact_solved(n, m, d, Jn, mu, v_plus, Lambda, info);
  */
 static nsm_status impact_checked(size_t n, size_t m, size_t d, const double *M, const double *Jn,
                                  const double *Jt, const double *mu, const double *v_minus,
@@ -806,15 +770,9 @@ nsm_status nsm_impact_solve(const nsm_contact_problem *prob, const nsm_impact_po
     size_t n = prob->n;
     size_t m = prob->m;
     size_t d = prob->d;
-    const double *M = prob->M;
-    const double *Jn = prob->Jn;
-    const double *Jt = prob->Jt;
-    const double *mu = prob->mu;
-    const double *v_minus = prob->v_minus;
-    double *v_plus = res->v_plus;
-    double *Lambda = res->Lambda;
-    if (M == NULL || Jn == NULL || Jt == NULL || mu == NULL || v_minus == NULL || pol == NULL ||
-        v_plus == NULL || Lambda == NULL || work == NULL) {
+    if (prob->M == NULL || prob->Jn == NULL || prob->Jt == NULL || prob->mu == NULL ||
+        prob->v_minus == NULL || pol == NULL || res->v_plus == NULL || res->Lambda == NULL ||
+        work == NULL) {
         return NSM_ERR_NULL;
     }
     if (d != 1 && d != 2) {
@@ -828,10 +786,13 @@ nsm_status nsm_impact_solve(const nsm_contact_problem *prob, const nsm_impact_po
         result_aliased(prob, pol, opts, res, n, m, d, need, work)) {
         return NSM_ERR_ALIAS;
     }
-    nsm_status st = impact_checked(n, m, d, M, Jn, Jt, mu, v_minus, pol, opts, v_plus, Lambda,
+    nsm_status st = impact_checked(n, m, d, prob->M, prob->Jn, prob->Jt, prob->mu,
+                                   prob->v_minus, pol, opts, res->v_plus, res->Lambda,
                                    &res->info, work, lwork);
-    /*@ assert kept: prob->n == n && prob->m == m && prob->d == d && prob->Jn == Jn &&
-                     prob->mu == mu && res->v_plus == v_plus && res->Lambda == Lambda; */
+    /*@ assert kept: prob->n == n && prob->m == m && prob->d == d &&
+                     prob->Jn == \at(prob->Jn, Pre) && prob->mu == \at(prob->mu, Pre) &&
+                     res->v_plus == \at(res->v_plus, Pre) &&
+                     res->Lambda == \at(res->Lambda, Pre); */
     /*@ assert cones: st == NSM_OK ==> \forall integer c; 0 <= c < prob->m ==>
                 nsm_in_cone_tol(prob->d, prob->mu[c], 0.0,
                                 res->Lambda[(prob->d + 1) * c + prob->d],

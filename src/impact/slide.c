@@ -57,6 +57,27 @@ static void add_col(size_t K, const double *W, size_t j, double a, double *rate)
     }
 }
 
+/* lh[t] := x with rate = W lh kept: rate += (x - lh[t]) · column t of W (add_col), nothing
+   when x equals lh[t]; returns |x - lh[t]|, the change. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && t < 3 * m;
+    requires \valid_read(W + (0 .. 9 * m * m - 1));
+    requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
+    assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
+    ensures \result >= 0;
+ */
+static double set_slot(size_t m, const double *W, size_t t, double x, double *lh, double *rate)
+{
+    size_t K = 3 * m;
+    /*@ assert K * K == 9 * m * m; */
+    double dx = x - lh[t];
+    if (dx == 0.0) {
+        return 0.0;
+    }
+    lh[t] = x;
+    add_col(K, W, t, dx, rate);
+    return fabs(dx);
+}
+
 /* One Gauss–Seidel update of the held weight of contact c (rows and columns n = 3c + 2 and
    t = 3c, 3c + 1): w[c] := max(0, w[c] - rate_n/g), g the normal rate per unit weight
    (friction (s1, s2) of a slipping contact included); w[c] := 0 when g <= 0 (the slip's friction pulls the contact in
@@ -87,68 +108,41 @@ static double update_held(size_t m, const double *W, size_t c, double s1, double
     }
     /* the slots set from x, not moved by dx: with a tiny mu, s·dx summed over the sweeps
        drifted from s·x (1.0072 mu x for mu = 4.8e-246); rate moves by what each slot moved */
-    double dn = x - lh[n];
-    double d1 = s1 * x - lh[t];
-    double d2 = s2 * x - lh[t + 1];
     w[c] = x;
-    lh[n] = x;
-    add_col(K, W, n, dn, rate);
+    (void)set_slot(m, W, n, x, lh, rate);
     if (s1 != 0.0) {
-        lh[t] = s1 * x;
-        add_col(K, W, t, d1, rate);
+        (void)set_slot(m, W, t, s1 * x, lh, rate);
     }
     if (s2 != 0.0) {
-        lh[t + 1] = s2 * x;
-        add_col(K, W, t + 1, d2, rate);
+        (void)set_slot(m, W, t + 1, s2 * x, lh, rate);
     }
     return fabs(dx);
 }
 
-/* One Gauss–Seidel update of the stick rate of contact c (slot t = 3c) within
-   [-bound, bound]; returns |change|. */
+/* One Gauss–Seidel update of contact c's stick rates (slot t = 3c) within the bound; returns
+   the larger |change|. Planar (d = 1): the rate lh[t] := its own solve -rate_t / W_tt from
+   lh[t], clamped to [-bound, bound]. Spatial (d = 2): b = rate_t - W_tt r is the tangential
+   rate of the other impulses on the pair r = (lh[t], lh[t + 1]), and r := the rest rule on the
+   contact's own block with W_tn = b and radius bound (nsm_coulomb_rest2_block: -W_tt^-1 b
+   when within the disc, else the re-slip rate on its rim). */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m && bound >= 0;
     requires \valid_read(W + (0 .. 9 * m * m - 1));
     requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
     assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
     ensures \result >= 0;
  */
-static double update_stick(size_t m, const double *W, size_t c, double bound, double *lh,
-                           double *rate)
+static double update_stick(size_t m, size_t d, const double *W, size_t c, double bound,
+                           double *lh, double *rate)
 {
     size_t K = 3 * m;
     size_t t = 3 * c;
     /*@ assert K * K == 9 * m * m; */
     lemma_idx(t, t, K);
-    double g = W[t * K + t];
-    double r = g > 0.0 ? lh[t] - rate[t] / g : lh[t];
-    r = clamp(r, -bound, bound);
-    double dr = r - lh[t];
-    if (dr == 0.0) {
-        return 0.0;
+    if (d == 1) {
+        double g = W[t * K + t];
+        double r = g > 0.0 ? lh[t] - rate[t] / g : lh[t];
+        return set_slot(m, W, t, clamp(r, -bound, bound), lh, rate);
     }
-    lh[t] = r;
-    add_col(K, W, t, dr, rate);
-    return fabs(dr);
-}
-
-/* One block Gauss–Seidel update of the spatial stick rates r = (lh[t], lh[t + 1]) of contact
-   c (t = 3c) within the disc |r| <= bound: b = rate_t - W_tt r is the tangential rate of the
-   other impulses, and r := the rest rule on the contact's own block with W_tn = b and radius
-   bound (nsm_coulomb_rest2_block: -W_tt^-1 b when within the disc, else the re-slip rate on
-   its rim); returns the larger |change|. */
-/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m && bound >= 0;
-    requires \valid_read(W + (0 .. 9 * m * m - 1));
-    requires \valid(lh + (0 .. 3 * m - 1)) && \valid(rate + (0 .. 3 * m - 1));
-    assigns lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
-    ensures \result >= 0;
- */
-static double update_stick2(size_t m, const double *W, size_t c, double bound, double *lh,
-                            double *rate)
-{
-    size_t K = 3 * m;
-    size_t t = 3 * c;
-    /*@ assert K * K == 9 * m * m; */
-    lemma_idx(t, t, K);
     lemma_idx(t, t + 1, K);
     lemma_idx(t + 1, t + 1, K);
     double a11 = W[t * K + t];
@@ -160,18 +154,8 @@ static double update_stick2(size_t m, const double *W, size_t c, double bound, d
     double b2 = rate[t + 1] - (a12 * r1 + a22 * r2);
     double q[2] = {0.0, 0.0};
     nsm_coulomb_rest2_block(bound, a11, a12, a22, b1, b2, q);
-    double d1 = q[0] - r1;
-    double d2 = q[1] - r2;
-    if (d1 != 0.0) {
-        lh[t] = q[0];
-        add_col(K, W, t, d1, rate);
-    }
-    if (d2 != 0.0) {
-        lh[t + 1] = q[1];
-        add_col(K, W, t + 1, d2, rate);
-    }
-    double a = fabs(d1);
-    double e = fabs(d2);
+    double a = set_slot(m, W, t, q[0], lh, rate);
+    double e = set_slot(m, W, t + 1, q[1], lh, rate);
     return a > e ? a : e;
 }
 
@@ -728,20 +712,32 @@ static void newton_group(size_t m, size_t d, const double *mu, const double *w,
     out[2] = xn;
 }
 
-/* 1 if the step dz keeps the unknowns within their bounds and is small: no rim angle turns by
-   more than NSM_SLIDE_NEWTON_TURN, no slot of a contact moves by more than
-   NSM_SLIDE_NEWTON_STEP·(1 + max w), a held weight stays >= 0 and a stick rate stays within
-   its disc (planar: interval). */
+/* 1 when unknown j opens its contact's group: the first unknown, or one of another contact
+   than unknown j - 1 (newton_collect lists each contact's unknowns together). */
+/*@ requires \valid_read(s) && 1 <= s->k <= NSM_SLIDE_NEWTON_MAX && j < s->k;
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int group_start(const newton_set *s, size_t j)
+{
+    return j == 0 || s->c[j] != s->c[j - 1];
+}
+
+/* The slots after the step dz of every group (newton_group), written at tg + 3j for the
+   group that starts at unknown j (group_start; the other entries of tg are not written), while
+   each is admissible: 1 when the step moves no slot of a contact by more than
+   NSM_SLIDE_NEWTON_STEP·(1 + max w), keeps a held weight >= 0 and a stick rate within its
+   disc (planar: interval); 0 at the first group that does not. */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires \valid_read(mu + (0 .. m - 1)) && \valid_read(w + (0 .. m - 1)) &&
              \valid_read(lh + (0 .. 3 * m - 1));
     requires \valid_read(s) && set_ok(s, m);
-    requires \valid_read(dz + (0 .. s->k - 1));
-    assigns \nothing;
+    requires \valid_read(dz + (0 .. s->k - 1)) && \valid(tg + (0 .. 3 * s->k - 1));
+    assigns tg[0 .. 3 * s->k - 1];
     ensures \result == 0 || \result == 1;
  */
-static int newton_admissible(size_t m, size_t d, const double *mu, const double *w,
-                             const double *lh, const newton_set *s, const double *dz)
+static int newton_targets(size_t m, size_t d, const double *mu, const double *w,
+                          const double *lh, const newton_set *s, const double *dz, double *tg)
 {
     double wmax = 0.0;
     /*@ loop invariant 0 <= c <= m && wmax >= 0;
@@ -752,25 +748,16 @@ static int newton_admissible(size_t m, size_t d, const double *mu, const double 
         wmax = w[c] > wmax ? w[c] : wmax;
     }
     double cap = NSM_SLIDE_NEWTON_STEP * (1.0 + wmax);
-    /*@ loop invariant 0 <= q <= s->k;
-        loop assigns q;
-        loop variant s->k - q;
-     */
-    for (size_t q = 0; q < s->k; q++) {
-        if (s->kind[q] == NEWTON_RIM && !(fabs(dz[q]) <= NSM_SLIDE_NEWTON_TURN)) {
-            return 0;
-        }
-    }
     size_t j = 0;
     /*@ loop invariant 0 <= j <= s->k;
-        loop assigns j;
+        loop assigns j, tg[0 .. 3 * s->k - 1];
         loop variant s->k - j;
      */
     while (j < s->k) {
-        size_t c = s->c[j];
         size_t end = j + 1;
-        double nx[3];
+        double *nx = tg + 3 * j;
         newton_group(m, d, mu, w, lh, s, dz, j, &end, nx);
+        size_t c = s->c[j];
         double x = w[c] > 0.0 ? w[c] : 0.0;
         double muc = mu[c] > 0.0 ? mu[c] : 0.0;
         double r2 = d == 2 ? lh[3 * c + 1] : 0.0;
@@ -785,56 +772,68 @@ static int newton_admissible(size_t m, size_t d, const double *mu, const double 
     return 1;
 }
 
-/* Applies the step: w, lh and rate = W lh move together (add_col), group by group. */
-/*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate) && (d == 1 || d == 2);
-    requires \valid_read(s) && set_ok(s, m);
+/* 1 if no rim angle of the step dz turns by more than NSM_SLIDE_NEWTON_TURN. */
+/*@ requires \valid_read(s) && 1 <= s->k <= NSM_SLIDE_NEWTON_MAX;
     requires \valid_read(dz + (0 .. s->k - 1));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+ */
+static int newton_turns_ok(const newton_set *s, const double *dz)
+{
+    /*@ loop invariant 0 <= q <= s->k;
+        loop assigns q;
+        loop variant s->k - q;
+     */
+    for (size_t q = 0; q < s->k; q++) {
+        if (s->kind[q] == NEWTON_RIM && !(fabs(dz[q]) <= NSM_SLIDE_NEWTON_TURN)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Applies the step: w, lh and rate = W lh move together (set_slot) to the targets tg of
+   newton_targets, group by group. */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(held + (0 .. m - 1));
+    requires rest_out(m, w, lh, rate);
+    requires \valid_read(s) && set_ok(s, m);
     requires \separated(s, w + (0 .. m - 1)) && \separated(s, lh + (0 .. 3 * m - 1)) &&
              \separated(s, rate + (0 .. 3 * m - 1));
-    requires \separated(dz + (0 .. s->k - 1), w + (0 .. m - 1)) &&
-             \separated(dz + (0 .. s->k - 1), lh + (0 .. 3 * m - 1)) &&
-             \separated(dz + (0 .. s->k - 1), rate + (0 .. 3 * m - 1));
+    requires \valid_read(tg + (0 .. 3 * s->k - 1));
+    requires \separated(tg + (0 .. 3 * s->k - 1), w + (0 .. m - 1)) &&
+             \separated(tg + (0 .. 3 * s->k - 1), lh + (0 .. 3 * m - 1)) &&
+             \separated(tg + (0 .. 3 * s->k - 1), rate + (0 .. 3 * m - 1));
     assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
  */
-static void newton_apply(size_t m, size_t d, const double *W, const double *u,
-                         const double *mu, const unsigned char *held, const newton_set *s,
-                         const double *dz, double *w, double *lh, double *rate)
+static void newton_apply(size_t m, size_t d, const double *W, const unsigned char *held,
+                         const newton_set *s, const double *tg, double *w, double *lh,
+                         double *rate)
 {
-    (void)u;
-    size_t K = 3 * m;
-    size_t j = 0;
     /*@ loop invariant 0 <= j <= s->k;
         loop assigns j, w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
         loop variant s->k - j;
      */
-    while (j < s->k) {
+    for (size_t j = 0; j < s->k; j++) {
+        if (!group_start(s, j)) {
+            continue;
+        }
         size_t c = s->c[j];
-        size_t end = j + 1;
-        double nx[3];
-        newton_group(m, d, mu, w, lh, s, dz, j, &end, nx);
+        const double *nx = tg + 3 * j;
         size_t t = 3 * c;
-        double d1 = nx[0] - lh[t];
-        double d2 = d == 2 ? nx[1] - lh[t + 1] : 0.0;
         if (held[c]) {
-            double dn = nx[2] - lh[t + 2];
             w[c] = nx[2];
-            lh[t + 2] = nx[2];
-            add_col(K, W, t + 2, dn, rate);
+            (void)set_slot(m, W, t + 2, nx[2], lh, rate);
         }
-        if (d1 != 0.0) {
-            lh[t] = nx[0];
-            add_col(K, W, t, d1, rate);
+        (void)set_slot(m, W, t, nx[0], lh, rate);
+        if (d == 2) {
+            (void)set_slot(m, W, t + 1, nx[1], lh, rate);
         }
-        if (d2 != 0.0) {
-            lh[t + 1] = nx[1];
-            add_col(K, W, t + 1, d2, rate);
-        }
-        j = end;
     }
 }
 
-/* The Newton step at the current iterate (collect, system, solve, admissible, apply); 1 when
-   it was taken. */
+/* The Newton step at the current iterate (collect, system, solve, rim turns, admissible
+   targets, apply); 1 when it was taken. */
 /*@ requires rest_in(m, W, u, mu, held) && rest_out(m, w, lh, rate) && (d == 1 || d == 2);
     assigns w[0 .. m - 1], lh[0 .. 3 * m - 1], rate[0 .. 3 * m - 1];
     ensures \result == 0 || \result == 1;
@@ -846,15 +845,32 @@ static int newton_step(size_t m, size_t d, const double *W, const double *u, con
     newton_set s;
     double A[NSM_SLIDE_NEWTON_MAX * NSM_SLIDE_NEWTON_MAX];
     double dz[NSM_SLIDE_NEWTON_MAX];
+    double tg[3 * NSM_SLIDE_NEWTON_MAX];
     if (!newton_collect(m, d, W, u, mu, ztol, held, w, lh, rate, &s)) {
         return 0;
     }
     newton_system(m, W, rate, &s, A, dz);
-    if (!gauss_solve(s.k, A, dz) || !newton_admissible(m, d, mu, w, lh, &s, dz)) {
+    if (!gauss_solve(s.k, A, dz) || !newton_turns_ok(&s, dz) ||
+        !newton_targets(m, d, mu, w, lh, &s, dz, tg)) {
         return 0;
     }
-    newton_apply(m, d, W, u, mu, held, &s, dz, w, lh, rate);
+    newton_apply(m, d, W, held, &s, tg, w, lh, rate);
     return 1;
+}
+
+/* The stick state of contact c's rates against the bound b, for the flip count: stick_state
+   of lh[3c] (d = 1), or whether (lh[3c], lh[3c + 1]) lies inside the disc (d = 2). */
+/*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && c < m;
+    requires \valid_read(lh + (0 .. 3 * m - 1));
+    assigns \nothing;
+ */
+static unsigned stick_mode(size_t m, size_t d, const double *lh, size_t c, double b)
+{
+    (void)m;
+    if (d == 1) {
+        return stick_state(lh[3 * c], b);
+    }
+    return (unsigned)inside_disc(lh[3 * c], lh[3 * c + 1], b);
 }
 
 /* Gauss–Seidel sweeps over the held weights (update_held) and the stick rates
@@ -899,8 +915,7 @@ static int slide_sweeps(size_t m, size_t d, const double *W, const double *u, co
             double dc = 0.0;
             /* the stick state before this contact's updates, with its bound before them */
             double b0 = muc * (w[c] > 0.0 ? w[c] : 0.0);
-            unsigned before = d == 1 ? stick_state(lh[3 * c], b0)
-                                     : (unsigned)inside_disc(lh[3 * c], lh[3 * c + 1], b0);
+            unsigned before = stick_mode(m, d, lh, c, b0);
             if (held[c]) {
                 int was = w[c] > 0.0;
                 dc = update_held(m, W, c, s1, s2, w, lh, rate);
@@ -910,14 +925,8 @@ static int slide_sweeps(size_t m, size_t d, const double *W, const double *u, co
             double wc = w[c] > 0.0 ? w[c] : 0.0;
             wmax = wc > wmax ? wc : wmax;
             if (s1 == 0.0 && s2 == 0.0 && muc > 0.0 && (held[c] || wc > 0.0)) {
-                if (d == 1) {
-                    dc = update_stick(m, W, c, muc * wc, lh, rate);
-                    flips = flips || before != stick_state(lh[3 * c], muc * wc);
-                } else {
-                    dc = update_stick2(m, W, c, muc * wc, lh, rate);
-                    flips = flips ||
-                            before != (unsigned)inside_disc(lh[3 * c], lh[3 * c + 1], muc * wc);
-                }
+                dc = update_stick(m, d, W, c, muc * wc, lh, rate);
+                flips = flips || before != stick_mode(m, d, lh, c, muc * wc);
                 change = dc > change ? dc : change;
             }
         }

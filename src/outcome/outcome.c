@@ -967,44 +967,6 @@ static nsm_status outcome_solve(size_t n, size_t m, size_t d, const double *M, c
     return st;
 }
 
-/* Run r < outcome_count(m, nsamples) of the set: its policy (outcome_policy_of), solved
-   into row `row` (row <= r; row 0 is run 0). */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M &&
-                   (d == 1 || d == 2);
-    requires sizes: row <= r < cap <= 1000000 && hold >= 1 && 1 <= norders <= 720;
-    requires first: row == 0 ==> r == 0;
-    requires orders: norders == nsm_outcome_norders(m);
-    requires valid_in: \valid_read(M + (0 .. n*n - 1)) && \valid_read(Jn + (0 .. m*n - 1)) &&
-                       \valid_read(Jt + (0 .. m*d*n - 1)) && \valid_read(mu + (0 .. m - 1)) &&
-                       \valid_read(v_minus + (0 .. n - 1)) &&
-                       (opts == \null || \valid_read(opts));
-    requires valid_out: \valid(v_plus + (0 .. cap * n - 1)) && \valid(status + (0 .. cap - 1)) &&
-                        \valid(kind + (0 .. cap - 1));
-    requires valid_work: 1 <= lw && \valid(work + (0 .. lw + 3 * m - 1));
-    requires valid_stop: \valid(stop) && \separated(stop, status + (0 .. cap - 1)) &&
-                         \separated(stop, kind + (0 .. cap - 1));
-    assigns v_plus[0 .. cap * n - 1], status[0 .. cap - 1], kind[0 .. cap - 1],
-            work[0 .. lw + 3 * m - 1], *stop;
- */
-static nsm_status outcome_run(size_t n, size_t m, size_t d, const double *M, const double *Jn,
-                              const double *Jt, const double *mu, const double *v_minus,
-                              const nsm_impact_opts *opts, size_t r, size_t norders,
-                              size_t nsamples, unsigned long seed, size_t hold,
-                              size_t cap, double *v_plus, nsm_status *status,
-                              nsm_policy_kind *kind, double *work, size_t lw, size_t row,
-                              int *stop)
-{
-    size_t order[NSM_OUTCOME_MAX_M];
-    double ratios[NSM_OUTCOME_MAX_M];
-    double dir[3 * NSM_OUTCOME_MAX_M];
-    double dwell[NSM_OUTCOME_MAX_M];
-    nsm_impact_policy pol;
-    outcome_policy_of(m, r, norders, nsamples, seed, hold, extremal_hold(opts), order, ratios,
-                      dir, dwell, &pol);
-    return outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, row, cap, v_plus, status,
-                         kind, work, lw, stop);
-}
-
 /* The policy of plane run j < NSM_OUTCOME_PLANE_DIRS·nplanes (docs of
    nsm_outcome_plane_policy): NSM_POLICY_EXTREMAL_V with hold ehold along
    vdir = a·p + b·q, p and q rows 2i and 2i + 1 of planes, i = j / NSM_OUTCOME_PLANE_DIRS,
@@ -1105,15 +1067,24 @@ static nsm_status outcome_plane_run(size_t n, size_t m, size_t d, const double *
                          kind, work, lw, &stop);
 }
 
+/* What the hull test reads: a problem's sizes with its contact axes Jn and Jt and its
+   projection planes (hull_axes), and the rows of the set made so far (hull_rows). */
+/*@ predicate hull_axes(integer n, integer m, integer d, double *Jn, double *Jt,
+                        integer nplanes, double *planes) =
+      1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+      nplanes <= NSM_OUTCOME_MAX_PLANES &&
+      \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
+      (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1)));
+    predicate hull_rows(integer n, integer cap, double *v_plus, nsm_status *status) =
+      \valid_read(v_plus + (0 .. cap * n - 1)) && \valid_read(status + (0 .. cap - 1));
+ */
+
 /* Probe direction k of the hull test, applied to the velocity v: the coordinate v[k]
    (k < n), the contact axis (row k - n of Jn, then of Jt), then the fan directions of the
    projection planes (a·p + b·q, plane_coef). */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
-                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+/*@ requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
     requires dir: k < n + (d + 1) * m + NSM_OUTCOME_PLANE_DIRS * nplanes;
-    requires valid_in: \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
-                       \valid_read(v + (0 .. n - 1)) &&
-                       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1)));
+    requires valid_v: \valid_read(v + (0 .. n - 1));
     assigns \nothing;
  */
 static double probe(size_t n, size_t m, size_t d, const double *Jn, const double *Jt,
@@ -1144,14 +1115,10 @@ static double probe(size_t n, size_t m, size_t d, const double *Jn, const double
 /* 1 if an accepted row of [mid, hi) of v_plus lies beyond the accepted rows [0, mid) along
    probe direction k by more than tol times their width along it (or [0, mid) has no
    accepted row). */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
-                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+/*@ requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
     requires dir: k < n + (d + 1) * m + NSM_OUTCOME_PLANE_DIRS * nplanes;
     requires rows: mid <= hi <= cap <= 1000000;
-    requires valid_in: \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
-                       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1))) &&
-                       \valid_read(v_plus + (0 .. cap * n - 1)) &&
-                       \valid_read(status + (0 .. cap - 1));
+    requires valid_rows: hull_rows(n, cap, v_plus, status);
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
@@ -1199,13 +1166,9 @@ static int probe_extends(size_t n, size_t m, size_t d, const double *Jn, const d
 
 /* 1 if the round of rows [mid, hi) reaches beyond rows [0, mid) along some probe direction
    (probe_extends): n coordinates, (d + 1)m contact axes, NSM_OUTCOME_PLANE_DIRS per plane. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
-                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+/*@ requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
     requires rows: mid <= hi <= cap <= 1000000;
-    requires valid_in: \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
-                       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1))) &&
-                       \valid_read(v_plus + (0 .. cap * n - 1)) &&
-                       \valid_read(status + (0 .. cap - 1));
+    requires valid_rows: hull_rows(n, cap, v_plus, status);
     assigns \nothing;
     ensures \result == 0 || \result == 1;
  */
@@ -1234,14 +1197,11 @@ static int round_extends(size_t n, size_t m, size_t d, const double *Jn, const d
    [h0, h0 + ceil(ns / 8)), b0 = 2N + 1 + F, h0 = b0 + 2ns + 2m) when tol > 0, the family
    has made j = NSM_OUTCOME_ROUND·2^i runs, not all, and its last round (the last
    max(j / 2, NSM_OUTCOME_ROUND) rows) reaches no further than tol (round_extends). */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
-                   nplanes <= NSM_OUTCOME_MAX_PLANES && 1 <= ns <= 1000000;
+/*@ requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
+    requires dims: 1 <= ns <= 1000000;
     requires runs: r < total && row <= r + 1 && row <= cap <= 1000000;
     requires count: total == nsm_outcome_nbase(m, ns) + NSM_OUTCOME_PLANE_DIRS * nplanes;
-    requires valid_in: \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
-                       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1))) &&
-                       \valid_read(v_plus + (0 .. cap * n - 1)) &&
-                       \valid_read(status + (0 .. cap - 1));
+    requires valid_rows: hull_rows(n, cap, v_plus, status);
     assigns \nothing;
     ensures r + 1 <= \result <= total;
  */
@@ -1333,9 +1293,17 @@ static nsm_status outcome_runs(size_t n, size_t m, size_t d, const double *M, co
     while (r < total) {
         nsm_status st = NSM_ERR_ARG; /* every r < total is a base or a plane run */
         if (r < base || nplanes == 0) {
+            /* base run r: its policy (outcome_policy_of), solved into row `row` */
+            size_t order[NSM_OUTCOME_MAX_M];
+            double ratios[NSM_OUTCOME_MAX_M];
+            double dir[3 * NSM_OUTCOME_MAX_M];
+            double dwell[NSM_OUTCOME_MAX_M];
+            nsm_impact_policy pol;
+            outcome_policy_of(m, r, norders, nsamples, seed, hold, extremal_hold(opts), order,
+                              ratios, dir, dwell, &pol);
             int stop = 0;
-            st = outcome_run(n, m, d, M, Jn, Jt, mu, v_minus, opts, r, norders, nsamples, seed,
-                             hold, cap, v_plus, status, kind, work, lw, row, &stop);
+            st = outcome_solve(n, m, d, M, Jn, Jt, mu, v_minus, opts, &pol, row, cap, v_plus,
+                               status, kind, work, lw, &stop);
             if (stop) {
                 *rows = row;
                 return st;
