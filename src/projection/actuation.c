@@ -123,31 +123,26 @@ nsm_status nsm_proj_actuation(const nsm_proj_actuation_input *in,
     }
     size_t n = in->n;
     size_t k = in->k;
-    size_t r = in->r;
-    const double *P = in->P;
-    const double *B = in->B;
-    double rtol = in->rtol;
-    double *Gamma = res->Gamma;
-    double *R = res->R;
-    if (P == NULL || B == NULL || Gamma == NULL || work == NULL) {
+    if (in->P == NULL || in->B == NULL || res->Gamma == NULL || work == NULL) {
         return NSM_ERR_NULL;
     }
     if (!nsm_dim_ok(n) || !nsm_dim_ok(k)) {
         return NSM_ERR_SIZE;
     }
-    if (r > n || !nsm_proj_i_rtol_ok(rtol)) {
+    if (in->r > n || !nsm_proj_i_rtol_ok(in->rtol)) {
         return NSM_ERR_ARG;
     }
     const size_t b = sizeof(double);
-    const nsm_span arrays[5] = {{(uintptr_t)Gamma, n * k * b},
-                                {(uintptr_t)R, R != NULL ? n * n * b : 0u},
-                                {(uintptr_t)P, n * n * b},
-                                {(uintptr_t)B, n * k * b},
+    const nsm_span arrays[5] = {{(uintptr_t)res->Gamma, n * k * b},
+                                {(uintptr_t)res->R, res->R != NULL ? n * n * b : 0u},
+                                {(uintptr_t)in->P, n * n * b},
+                                {(uintptr_t)in->B, n * k * b},
                                 {(uintptr_t)work, NSM_PROJ_WORK_BYTES(lwork)}};
     if (nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 5u, arrays)) {
         return NSM_ERR_ALIAS;
     }
-    return actuation_core(n, k, r, P, B, rtol, &res->rank_pb, Gamma, R, work, lwork);
+    return actuation_core(n, k, in->r, in->P, in->B, in->rtol, &res->rank_pb, res->Gamma,
+                          res->R, work, lwork);
 }
 
 size_t nsm_proj_control_work(size_t n)
@@ -462,22 +457,12 @@ nsm_status nsm_proj_control(const nsm_proj_control_input *in, const nsm_proj_gai
     }
     size_t n = in->n;
     size_t k = in->k;
-    const double *P = in->P;
-    const double *R = in->R;
-    const double *Gamma = in->Gamma;
-    const double *fg = in->fg;
-    const double *q = in->q;
-    const double *qstar = in->qstar;
-    const double *qd = in->qd;
-    const double *xi = in->xi;
-    double *f = res->f;
-    double *u = res->u;
-    if (P == NULL || fg == NULL || q == NULL || qstar == NULL || qd == NULL || gains == NULL ||
-        work == NULL || (f == NULL && u == NULL) || (f != NULL && R == NULL) ||
-        (u != NULL && Gamma == NULL)) {
+    if (in->P == NULL || in->fg == NULL || in->q == NULL || in->qstar == NULL ||
+        in->qd == NULL || gains == NULL || work == NULL || (res->f == NULL && res->u == NULL) ||
+        (res->f != NULL && in->R == NULL) || (res->u != NULL && in->Gamma == NULL)) {
         return NSM_ERR_NULL;
     }
-    if (!nsm_dim_ok(n) || !nsm_dim0_ok(k) || (u != NULL && k == 0u)) {
+    if (!nsm_dim_ok(n) || !nsm_dim0_ok(k) || (res->u != NULL && k == 0u)) {
         return NSM_ERR_SIZE;
     }
     /* The gain and workspace checks of control_check first, so that the result structure's
@@ -490,26 +475,26 @@ nsm_status nsm_proj_control(const nsm_proj_control_input *in, const nsm_proj_gai
     }
     const size_t b = sizeof(double);
     const size_t nb = n * b;
-    const nsm_span arrays[10] = {{(uintptr_t)f, f != NULL ? nb : 0u},
-                                 {(uintptr_t)u, u != NULL ? k * b : 0u},
-                                 {(uintptr_t)P, n * nb},
-                                 {(uintptr_t)R, f != NULL ? n * nb : 0u},
-                                 {(uintptr_t)Gamma, u != NULL ? k * nb : 0u},
-                                 {(uintptr_t)fg, nb},
-                                 {(uintptr_t)q, nb},
-                                 {(uintptr_t)qstar, nb},
-                                 {(uintptr_t)qd, nb},
-                                 {(uintptr_t)xi, xi != NULL ? nb : 0u}};
+    const nsm_span arrays[10] = {{(uintptr_t)res->f, res->f != NULL ? nb : 0u},
+                                 {(uintptr_t)res->u, res->u != NULL ? k * b : 0u},
+                                 {(uintptr_t)in->P, n * nb},
+                                 {(uintptr_t)in->R, res->f != NULL ? n * nb : 0u},
+                                 {(uintptr_t)in->Gamma, res->u != NULL ? k * nb : 0u},
+                                 {(uintptr_t)in->fg, nb},
+                                 {(uintptr_t)in->q, nb},
+                                 {(uintptr_t)in->qstar, nb},
+                                 {(uintptr_t)in->qd, nb},
+                                 {(uintptr_t)in->xi, in->xi != NULL ? nb : 0u}};
     const nsm_span ws[1] = {{(uintptr_t)work, 2u * nb}};
     if (nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 10u, arrays) ||
         nsm_proj_i_struct_hits((uintptr_t)res, sizeof *res, 1u, ws)) {
         return NSM_ERR_ALIAS;
     }
-    nsm_status st = control_check(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u, work,
-                                  lwork);
+    nsm_status st = control_check(n, k, in->P, in->R, in->Gamma, in->fg, in->q, in->qstar,
+                                  in->qd, in->xi, gains, res->f, res->u, work, lwork);
     if (st != NSM_OK) {
         return st;
     }
-    return control_run(n, k, P, R, Gamma, fg, q, qstar, qd, xi, gains, f, u, &res->eta_case,
-                       work, lwork);
+    return control_run(n, k, in->P, in->R, in->Gamma, in->fg, in->q, in->qstar, in->qd, in->xi,
+                       gains, res->f, res->u, &res->eta_case, work, lwork);
 }

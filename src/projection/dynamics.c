@@ -483,20 +483,9 @@ nsm_status nsm_proj_dynamics(const nsm_proj_problem *prob, const nsm_proj_opts *
     }
     size_t n = prob->n;
     size_t m = prob->m;
-    const double *M = prob->M;
-    const double *C = prob->C;
-    const double *A = prob->A;
-    const double *Adot = prob->Adot;
-    const double *f = prob->f;
-    const double *fg = prob->fg;
-    const double *qd = prob->qd;
-    double *qdd = res->qdd;
-    double *fc = res->fc;
-    double *P = res->P;
-    double *Mbar = res->Mbar;
-    nsm_proj_info *info = &res->info;
-    if (M == NULL || C == NULL || f == NULL || fg == NULL || qd == NULL || qdd == NULL ||
-        work == NULL || (m > 0u && (A == NULL || Adot == NULL))) {
+    if (prob->M == NULL || prob->C == NULL || prob->f == NULL || prob->fg == NULL ||
+        prob->qd == NULL || res->qdd == NULL || work == NULL ||
+        (m > 0u && (prob->A == NULL || prob->Adot == NULL))) {
         return NSM_ERR_NULL;
     }
     if (!nsm_dim_ok(n) || !nsm_dim0_ok(m)) {
@@ -511,11 +500,13 @@ nsm_status nsm_proj_dynamics(const nsm_proj_problem *prob, const nsm_proj_opts *
     if (need == 0u || lwork < need) {
         return NSM_ERR_WORKSPACE;
     }
-    if (dyn_res_hits((uintptr_t)res, sizeof *res, n, m, M, C, A, Adot, f, fg, qd, qdd, fc, P,
-                     Mbar, work, lwork)) {
+    if (dyn_res_hits((uintptr_t)res, sizeof *res, n, m, prob->M, prob->C, prob->A, prob->Adot,
+                     prob->f, prob->fg, prob->qd, res->qdd, res->fc, res->P, res->Mbar, work,
+                     lwork)) {
         return NSM_ERR_ALIAS;
     }
-    nsm_status st = dyn_check(n, m, M, C, A, Adot, f, fg, qd, opts, qdd, fc, info, P, Mbar,
+    nsm_status st = dyn_check(n, m, prob->M, prob->C, prob->A, prob->Adot, prob->f, prob->fg,
+                              prob->qd, opts, res->qdd, res->fc, &res->info, res->P, res->Mbar,
                               work, lwork);
     if (st != NSM_OK) {
         return st;
@@ -524,8 +515,9 @@ nsm_status nsm_proj_dynamics(const nsm_proj_problem *prob, const nsm_proj_opts *
     if (opts != NULL) {
         o = *opts;
     }
-    return dyn_run(n, m, M, C, A, Adot, f, fg, qd, o.rank_rtol, o.mu_mode, o.mu, o.check_spd,
-                   qdd, fc, info, P, Mbar, work);
+    return dyn_run(n, m, prob->M, prob->C, prob->A, prob->Adot, prob->f, prob->fg, prob->qd,
+                   o.rank_rtol, o.mu_mode, o.mu, o.check_spd, res->qdd, res->fc, &res->info,
+                   res->P, res->Mbar, work);
 }
 
 /* The slots of V, V + k·n for k = 0, ..., 8: one carving of the vector block for both routes
