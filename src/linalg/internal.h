@@ -43,6 +43,17 @@ void nsm_vec_dot4(size_t len, const double *x, const double *a, const double *b,
  */
 void nsm_vec_axpy(size_t len, double w, const double *x, double *y);
 
+/** sqrt(Σ (x_i/big)²) over x[0 .. len-1] for big > 0 (vec.c): ‖x‖₂/big, whose squares neither
+    overflow nor underflow when big is the largest magnitude of x (nsm_vec_absmax). One sum in
+    index order. */
+/*@ requires len: len <= NSM_MAX_DIM;
+    requires scale: big > 0;
+    requires valid: \valid_read(x + (0 .. len - 1));
+    assigns \nothing;
+    ensures nonneg: \result >= 0;
+ */
+double nsm_vec_scaled_norm(size_t len, double big, const double *x);
+
 /** Largest magnitude of x[0 .. len-1], 0 for len = 0 (vec.c; the scale of svd.c and lq.c). */
 /*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
     requires valid: \valid_read(x + (0 .. len - 1));
@@ -76,12 +87,28 @@ void nsm_vec_zero(size_t len, double *y);
  */
 void nsm_vec_scale(size_t len, double alpha, const double *x, double *y);
 
+/** y[0 .. len-1] = x[0 .. len-1] / d (vec.c), entry by entry; x may equal y. */
+/*@ requires len: len <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires valid: \valid_read(x + (0 .. len - 1)) && \valid(y + (0 .. len - 1));
+    assigns y[0 .. len - 1];
+ */
+void nsm_vec_div(size_t len, const double *x, double d, double *y);
+
 /** Q (rows×cols, row-major) = [I 0] or [I; 0]: 1 at (i, i), 0 elsewhere (vec.c). */
 /*@ requires dims: rows <= NSM_MAX_DIM && cols <= NSM_MAX_DIM;
     requires valid_Q: \valid(Q + (0 .. rows*cols - 1));
     assigns Q[0 .. rows*cols - 1];
  */
 void nsm_mat_eye(size_t rows, size_t cols, double *Q);
+
+/** B (cols×rows, row-major) = the transpose of the leading rows×cols block of A (row stride
+    lda): B[j·rows + i] = A[i·lda + j] (vec.c). B overlaps no entry of A it reads. */
+/*@ requires dims: rows <= NSM_MAX_DIM && cols <= lda <= NSM_MAX_DIM;
+    requires valid_A: \valid_read(A + (0 .. rows*lda - 1));
+    requires valid_B: \valid(B + (0 .. cols*rows - 1));
+    assigns B[0 .. cols*rows - 1];
+ */
+void nsm_mat_transpose(size_t rows, size_t cols, size_t lda, const double *A, double *B);
 
 /** y = alpha · U x (trans == 0; x has cols entries, y rows: one nsm_vec_dot per row) or
     y = alpha · Uᵀ x (trans != 0; x has rows entries, y cols: y = 0, then one nsm_vec_axpy per

@@ -424,20 +424,7 @@ nsm_status nsm_lq_factor(size_t m, size_t n, const double *A, double rtol, size_
     }
     lq_form(n, r, V, tau, Yt);
     /* S starts as L_uᵀ (r×m): S[j, i] = W[i, j]. */
-    /*@ loop invariant 0 <= j <= r;
-        loop assigns j, S[0 .. r*m - 1];
-        loop variant r - j;
-     */
-    for (size_t j = 0; j < r; j++) {
-        /*@ loop invariant 0 <= i <= m;
-            loop assigns i, S[0 .. r*m - 1];
-            loop variant m - i;
-         */
-        for (size_t i = 0; i < m; i++) {
-            /*@ assert in: j*m + i < r*m && i*n + j < m*n; */
-            S[j * m + i] = W[i * n + j];
-        }
-    }
+    nsm_mat_transpose(m, r, n, W, S);
     if (!lq_plain(r, m, S, V2, tau2)) {
         return NSM_ERR_RANK;
     }

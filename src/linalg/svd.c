@@ -186,25 +186,11 @@ static void sort_rows(size_t p, size_t q, double *H, double *R, double *s)
 static void load_scaled(size_t m, size_t n, const double *A, double big, double *H, double *R)
 {
     size_t p = m >= n ? n : m;
-    /*@ loop invariant 0 <= i <= m;
-        loop assigns i, H[0 .. m*n - 1];
-        loop variant m - i;
-     */
-    for (size_t i = 0; i < m; i++) {
-        /*@ loop invariant 0 <= j <= n;
-            loop assigns j, H[0 .. m*n - 1];
-            loop variant n - j;
-         */
-        for (size_t j = 0; j < n; j++) {
-            /*@ assert ij: i*n + j < m*n; */
-            /*@ assert ji: j*m + i < m*n; */
-            double v = A[i * n + j] / big;
-            if (m >= n) {
-                H[j * m + i] = v;
-            } else {
-                H[i * n + j] = v;
-            }
-        }
+    if (m >= n) {
+        nsm_mat_transpose(m, n, n, A, H);
+        nsm_vec_div(m * n, H, big, H);
+    } else {
+        nsm_vec_div(m * n, A, big, H);
     }
     nsm_mat_eye(p, p, R);
 }
@@ -363,30 +349,6 @@ static void long_side(size_t p, size_t q, const double *H, const double *sw, dou
     }
 }
 
-/* S (p×p) = Rᵀ. */
-/*@ requires dim: 1 <= p <= NSM_MAX_DIM;
-    requires valid_R: \valid_read(R + (0 .. p*p - 1));
-    requires valid_S: \valid(S + (0 .. p*p - 1));
-    assigns S[0 .. p*p - 1];
- */
-static void transpose_sq(size_t p, const double *R, double *S)
-{
-    /*@ loop invariant 0 <= j <= p;
-        loop assigns j, S[0 .. p*p - 1];
-        loop variant p - j;
-     */
-    for (size_t j = 0; j < p; j++) {
-        /*@ loop invariant 0 <= i <= p;
-            loop assigns i, S[0 .. p*p - 1];
-            loop variant p - i;
-         */
-        for (size_t i = 0; i < p; i++) {
-            /*@ assert ij: i*p + j < p*p && j*p + i < p*p; */
-            S[i * p + j] = R[j * p + i];
-        }
-    }
-}
-
 /* 1 if any two of A, s, U, V, work (first nsm_svd_work(m, n) doubles) overlap. */
 /*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
     requires valid_A: \valid_read(A + (0 .. m*n - 1));
@@ -515,7 +477,7 @@ static nsm_status svd_run(size_t m, size_t n, const double *A, double *s, double
         long_side(p, q, H, sw, Long);
     }
     if (Short != NULL) {
-        transpose_sq(p, R, Short);
+        nsm_mat_transpose(p, p, p, R, Short);
     }
     return NSM_OK;
 }
@@ -839,7 +801,7 @@ static nsm_status range_null_run(size_t m, size_t n, const double *A, double rto
     }
     if (m >= n) {
         /* R (n×n) is orthogonal; its rows are the right singular vectors. */
-        transpose_sq(n, R, basis);
+        nsm_mat_transpose(n, n, n, R, basis);
     } else if (r == 0u) {
         nsm_mat_eye(n, n, basis);
     } else {

@@ -1,12 +1,12 @@
 /*
  * Vector kernels of the linalg module (contracts in src/linalg/internal.h), used by lq.c,
- * svd.c, chol.c, src/setvalued and src/projection: dot, sum of squares, axpy (BLAS order:
- * y += alpha·x), zero fill, copy, scale, largest magnitude, and on row-major matrices the
- * identity fill and y = alpha·U·x or alpha·Uᵀ·x. Dot, sum of squares and axpy are written two
- * or four entries per iteration so that GCC at -O2 (whose cost model vectorises no loop that
- * needs a scalar epilogue) and clang pack them into SIMD operations. The partial sums of
- * nsm_vec_dot (and so of nsm_vec_sumsq) are added at the end in a fixed order: deterministic,
- * though not the order of a sequential sum.
+ * svd.c, chol.c, src/setvalued, src/projection and src/check: dot, sum of squares, axpy (BLAS
+ * order: y += alpha·x), zero fill, copy, scale, division, largest magnitude, the scaled 2-norm,
+ * and on row-major matrices the identity fill, the transpose and y = alpha·U·x or alpha·Uᵀ·x.
+ * Dot, sum of squares and axpy are written two or four entries per iteration so that GCC at
+ * -O2 (whose cost model vectorises no loop that needs a scalar epilogue) and clang pack them
+ * into SIMD operations. The partial sums of nsm_vec_dot (and so of nsm_vec_sumsq) are added at
+ * the end in a fixed order: deterministic, though not the order of a sequential sum.
  */
 #include "internal.h"
 #include "../nsm_math.h"
@@ -90,6 +90,21 @@ void nsm_vec_axpy(size_t len, double w, const double *x, double *y)
     }
 }
 
+double nsm_vec_scaled_norm(size_t len, double big, const double *x)
+{
+    double ss = 0.0;
+    /*@ loop invariant 0 <= i <= len;
+        loop invariant nonneg: ss >= 0;
+        loop assigns i, ss;
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        double t = x[i] / big;
+        ss += t * t;
+    }
+    return sqrt(ss);
+}
+
 double nsm_vec_absmax(size_t len, const double *x)
 {
     double big = 0.0;
@@ -143,6 +158,17 @@ void nsm_vec_scale(size_t len, double alpha, const double *x, double *y)
     }
 }
 
+void nsm_vec_div(size_t len, const double *x, double d, double *y)
+{
+    /*@ loop invariant 0 <= i <= len;
+        loop assigns i, y[0 .. len - 1];
+        loop variant len - i;
+     */
+    for (size_t i = 0; i < len; i++) {
+        y[i] = x[i] / d;
+    }
+}
+
 /* Zeros everywhere, then the diagonal: no test in the loops. */
 void nsm_mat_eye(size_t rows, size_t cols, double *Q)
 {
@@ -155,6 +181,25 @@ void nsm_mat_eye(size_t rows, size_t cols, double *Q)
     for (size_t i = 0; i < d; i++) {
         /*@ assert diag: i*cols + i < rows*cols; */
         Q[i * cols + i] = 1.0;
+    }
+}
+
+/* Row by row of B, i.e. column by column of A. */
+void nsm_mat_transpose(size_t rows, size_t cols, size_t lda, const double *A, double *B)
+{
+    /*@ loop invariant 0 <= j <= cols;
+        loop assigns j, B[0 .. cols*rows - 1];
+        loop variant cols - j;
+     */
+    for (size_t j = 0; j < cols; j++) {
+        /*@ loop invariant 0 <= i <= rows;
+            loop assigns i, B[0 .. cols*rows - 1];
+            loop variant rows - i;
+         */
+        for (size_t i = 0; i < rows; i++) {
+            /*@ assert in: j*rows + i < cols*rows && i*lda + j < rows*lda; */
+            B[j * rows + i] = A[i * lda + j];
+        }
     }
 }
 

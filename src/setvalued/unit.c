@@ -1,6 +1,5 @@
 /* The set-valued Unit map (docs/math.md (I1); [I] eq. 3). */
 #include "nsmech/setvalued.h"
-#include "../nsm_math.h"
 #include "../linalg/internal.h"
 
 nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which, double *u)
@@ -31,17 +30,7 @@ nsm_status nsm_unit(size_t n, const double *v, double ztol, nsm_unit_case *which
     double norm = 0.0;
     double r = 0.0;
     if (big > 0.0) {
-        double ss = 0.0;
-        /*@ loop invariant 0 <= i <= n;
-            loop invariant ss >= 0;
-            loop assigns i, ss;
-            loop variant n - i;
-         */
-        for (size_t i = 0; i < n; i++) {
-            double t = v[i] / big;
-            ss += t * t;
-        }
-        r = sqrt(ss);
+        r = nsm_vec_scaled_norm(n, big, v);
         norm = big * r;
     }
     if (!(norm > ztol)) {
