@@ -135,8 +135,8 @@ size_t nsm_lq_factor_work(size_t m, size_t n);
     *rank = r, the number of pivots whose norm exceeds rtol times the largest row norm of A;
     *ainv = 1/a with a = max|A_ij| (0 when r = 0); Yt (r×n, rows orthonormal, A⁺A = YtᵀYt);
     S (r×r lower triangle of an r×m array, row stride m); V2t (r×m, rows orthonormal). Rows r..
-    of Yt, S and V2t are not written. A is finite. Apply A⁺ with nsm_lq_pinv_mv and
-    nsm_lq_pinv_mtv. Errors: NSM_ERR_NOT_FINITE if 1/a overflows (A of subnormal norm),
+    of Yt, S and V2t are not written. A is finite. Apply A⁺ or A⁺ᵀ with nsm_lq_pinv_vec.
+    Errors: NSM_ERR_NOT_FINITE if 1/a overflows (A of subnormal norm),
     NSM_ERR_RANK if the second, unpivoted factorisation meets a zero row (rounding only; not
     reached in the tests). */
 /*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
@@ -153,38 +153,24 @@ size_t nsm_lq_factor_work(size_t m, size_t n);
 nsm_status nsm_lq_factor(size_t m, size_t n, const double *A, double rtol, size_t *rank,
                          double *ainv, double *Yt, double *S, double *V2t, double *work);
 
-/** out (n) = alpha · Ytᵀ S⁻ᵀ V2t z, i.e. alpha·a·A⁺z for the factors of nsm_lq_factor (r rows;
-    r = 0 gives out = 0); t (m) is scratch. NSM_ERR_RANK on a zero diagonal entry of S (not
+/** out = alpha·a·A⁺x for the factors of nsm_lq_factor (r rows; A⁺ = Ytᵀ S⁻ᵀ V2t / a):
+    trans == 0: x has m entries, out (n) = alpha · Ytᵀ S⁻ᵀ V2t x;
+    trans != 0: x has n entries, out (m) = alpha · V2tᵀ S⁻¹ Yt x, i.e. alpha·a·A⁺ᵀx.
+    r = 0 gives out = 0; t (m) is scratch. NSM_ERR_RANK on a zero diagonal entry of S (not
     reached for factors from nsm_lq_factor). */
 /*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM && r <= m && r <= n;
     requires valid_f: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) &&
                                  \valid_read(S + (0 .. r*m - 1)) &&
                                  \valid_read(V2t + (0 .. r*m - 1)));
-    requires valid_z: \valid_read(z + (0 .. m - 1));
+    requires valid_x: \valid_read(x + (0 .. (trans != 0 ? n : m) - 1));
     requires valid_t: \valid(t + (0 .. m - 1));
-    requires valid_out: \valid(out + (0 .. n - 1));
-    assigns t[0 .. m - 1], out[0 .. n - 1];
+    requires valid_out: \valid(out + (0 .. (trans != 0 ? m : n) - 1));
+    assigns t[0 .. m - 1], out[0 .. (trans != 0 ? m : n) - 1];
     ensures status: \result == NSM_OK || \result == NSM_ERR_RANK;
  */
-nsm_status nsm_lq_pinv_mv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
-                          const double *S, const double *V2t, const double *z, double *t,
-                          double *out);
-
-/** out (m) = alpha · V2tᵀ S⁻¹ Yt q, i.e. alpha·a·A⁺ᵀq for the factors of nsm_lq_factor (r = 0
-    gives out = 0); t (m) is scratch. NSM_ERR_RANK on a zero diagonal entry of S. */
-/*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM && r <= m && r <= n;
-    requires valid_f: r == 0 || (\valid_read(Yt + (0 .. r*n - 1)) &&
-                                 \valid_read(S + (0 .. r*m - 1)) &&
-                                 \valid_read(V2t + (0 .. r*m - 1)));
-    requires valid_q: \valid_read(q + (0 .. n - 1));
-    requires valid_t: \valid(t + (0 .. m - 1));
-    requires valid_out: \valid(out + (0 .. m - 1));
-    assigns t[0 .. m - 1], out[0 .. m - 1];
-    ensures status: \result == NSM_OK || \result == NSM_ERR_RANK;
- */
-nsm_status nsm_lq_pinv_mtv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
-                           const double *S, const double *V2t, const double *q, double *t,
-                           double *out);
+nsm_status nsm_lq_pinv_vec(int trans, size_t m, size_t n, size_t r, double alpha,
+                           const double *Yt, const double *S, const double *V2t, const double *x,
+                           double *t, double *out);
 
 /** The Cholesky factor of the symmetric n×n matrix A in place, on the lower triangle only
     (the strict upper triangle is neither read nor written): 1 on success, 0 on a pivot that

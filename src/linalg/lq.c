@@ -136,14 +136,19 @@ static size_t lq_pivot(size_t m, size_t n, size_t k, const double *W, const doub
     return p;
 }
 
+/*@ // The arrays of the factorisation steps on a rows×cols matrix W: W and the reflectors V
+    // (rows×cols each), one τ and one done mark per row.
+    predicate lq_arrays(double *W, double *V, double *tau, double *done, integer rows,
+                        integer cols) =
+        \valid(W + (0 .. rows*cols - 1)) && \valid(V + (0 .. rows*cols - 1)) &&
+        \valid(tau + (0 .. rows - 1)) && \valid(done + (0 .. rows - 1));
+ */
+
 /* Step k of the pivoted factorisation on row p: reflector k into V (row k, entries k..n-1),
    row p of W becomes (.., β_k, 0, ..., 0) and is marked done, the other rows not done are
    reflected. Returns 0 if the row's tail is zero (nothing is changed then). */
 /*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM && k < n && k < m && p < m;
-    requires valid_W: \valid(W + (0 .. m*n - 1));
-    requires valid_V: \valid(V + (0 .. m*n - 1));
-    requires valid_tau: \valid(tau + (0 .. m - 1));
-    requires valid_done: \valid(done + (0 .. m - 1));
+    requires valid: lq_arrays(W, V, tau, done, m, n);
     assigns W[0 .. m*n - 1], V[0 .. m*n - 1], tau[0 .. m - 1], done[0 .. m - 1];
     ensures \result == 0 || \result == 1;
  */
@@ -207,10 +212,7 @@ static int lq_step(size_t m, size_t n, size_t k, size_t p, double *W, double *V,
    done (m) is scratch. Returns the rank r <= min(m, n). */
 /*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
     requires rtol: 0 <= rtol < 1;
-    requires valid_W: \valid(W + (0 .. m*n - 1));
-    requires valid_V: \valid(V + (0 .. m*n - 1));
-    requires valid_tau: \valid(tau + (0 .. m - 1));
-    requires valid_done: \valid(done + (0 .. m - 1));
+    requires valid: lq_arrays(W, V, tau, done, m, n);
     assigns W[0 .. m*n - 1], V[0 .. m*n - 1], tau[0 .. m - 1], done[0 .. m - 1];
     ensures rank: \result <= m && \result <= n;
  */
@@ -292,90 +294,59 @@ static void lq_form(size_t len, size_t r, const double *V, const double *tau,
     }
 }
 
-/* The unpivoted LQ of G (r×m, full row rank): on return G's lower triangle holds S, the rows
-   of V2 the reflectors, tau2 their τ. Returns 0 if a row turns out zero. */
+/* The unpivoted LQ of G (r×m, full row rank): lq_step on row k at step k, rows 0..k-1 done
+   (done, r entries, is scratch). On return G's lower triangle holds S (its strict upper
+   triangle is zero), the rows of V2 the reflectors, tau2 their τ. Returns 0 if a row turns
+   out zero. */
 /*@ requires dims: 1 <= r <= m <= NSM_MAX_DIM;
-    requires valid_G: \valid(G + (0 .. r*m - 1));
-    requires valid_V2: \valid(V2 + (0 .. r*m - 1));
-    requires valid_tau: \valid(tau2 + (0 .. r - 1));
-    assigns G[0 .. r*m - 1], V2[0 .. r*m - 1], tau2[0 .. r - 1];
+    requires valid: lq_arrays(G, V2, tau2, done, r, m);
+    assigns G[0 .. r*m - 1], V2[0 .. r*m - 1], tau2[0 .. r - 1], done[0 .. r - 1];
     ensures \result == 0 || \result == 1;
  */
-static int lq_plain(size_t r, size_t m, double *G, double *V2, double *tau2)
+static int lq_plain(size_t r, size_t m, double *G, double *V2, double *tau2, double *done)
 {
+    nsm_vec_zero(r, done);
     /*@ loop invariant 0 <= k <= r;
-        loop assigns k, G[0 .. r*m - 1], V2[0 .. r*m - 1], tau2[0 .. r - 1];
+        loop assigns k, G[0 .. r*m - 1], V2[0 .. r*m - 1], tau2[0 .. r - 1], done[0 .. r - 1];
         loop variant r - k;
      */
     for (size_t k = 0; k < r; k++) {
-        size_t len = m - k;
-        /*@ assert row: k*m + m <= r*m; */
-        double *gk = G + (k * m + k);
-        double *vk = V2 + (k * m + k);
-        if (!lq_householder(len, gk, vk, tau2 + k)) {
+        if (!lq_step(r, m, k, k, G, V2, tau2, done)) {
             return 0;
-        }
-        /*@ loop invariant k + 1 <= i <= r || (i == k + 1 && i > r);
-            loop assigns i, G[0 .. r*m - 1];
-            loop variant r - i;
-         */
-        for (size_t i = k + 1u; i < r; i++) {
-            /*@ assert rowi: i*m + m <= r*m; */
-            lq_reflect(len, vk, tau2[k], G + (i * m + k));
         }
     }
     return 1;
 }
 
-/* t ← S⁻¹ t (r entries; S = lower triangle of the leading r×r block, row stride m): forward
-   substitution, one dot product per row. Returns 0 on a zero diagonal entry (not reached for
-   a G from lq_plain). */
+/* t ← S⁻¹t (upper == 0: forward substitution, one dot product per row) or t ← S⁻ᵀt
+   (upper != 0: back substitution by the columns of Sᵀ, i.e. the rows of S, one axpy per row),
+   r entries; S = lower triangle of the leading r×r block, row stride m. Returns 0 on a zero
+   diagonal entry (not reached for a G from lq_plain). */
 /*@ requires dims: 1 <= r <= m <= NSM_MAX_DIM;
     requires valid_S: \valid_read(S + (0 .. r*m - 1));
     requires valid_t: \valid(t + (0 .. r - 1));
     assigns t[0 .. r - 1];
     ensures \result == 0 || \result == 1;
  */
-static int lq_solve_lower(size_t r, size_t m, const double *S, double *t)
+static int lq_solve(int upper, size_t r, size_t m, const double *S, double *t)
 {
-    /*@ loop invariant 0 <= j <= r;
-        loop assigns j, t[0 .. r - 1];
-        loop variant r - j;
+    /*@ loop invariant 0 <= i <= r;
+        loop assigns i, t[0 .. r - 1];
+        loop variant r - i;
      */
-    for (size_t j = 0; j < r; j++) {
+    for (size_t i = 0; i < r; i++) {
+        size_t j = upper ? r - 1u - i : i;
         /*@ assert row: j*m + m <= r*m; */
         double d = S[j * m + j];
         if (d == 0.0) {
             return 0;
         }
-        t[j] = (t[j] - nsm_vec_dot(j, S + j * m, t)) / d;
-    }
-    return 1;
-}
-
-/* t ← S⁻ᵀ t (r entries; S as in lq_solve_lower): back substitution by columns of Sᵀ, i.e. by
-   rows of S, one axpy per row. Returns 0 on a zero diagonal entry. */
-/*@ requires dims: 1 <= r <= m <= NSM_MAX_DIM;
-    requires valid_S: \valid_read(S + (0 .. r*m - 1));
-    requires valid_t: \valid(t + (0 .. r - 1));
-    assigns t[0 .. r - 1];
-    ensures \result == 0 || \result == 1;
- */
-static int lq_solve_upper(size_t r, size_t m, const double *S, double *t)
-{
-    /*@ loop invariant 0 <= k <= r;
-        loop assigns k, t[0 .. r - 1];
-        loop variant k;
-     */
-    for (size_t k = r; k > 0u; k--) {
-        size_t j = k - 1u;
-        /*@ assert row: j*m + m <= r*m; */
-        double d = S[j * m + j];
-        if (d == 0.0) {
-            return 0;
+        if (upper) {
+            t[j] = t[j] / d;
+            nsm_vec_axpy(j, -t[j], S + j * m, t);
+        } else {
+            t[j] = (t[j] - nsm_vec_dot(j, S + j * m, t)) / d;
         }
-        t[j] = t[j] / d;
-        nsm_vec_axpy(j, -t[j], S + j * m, t);
     }
     return 1;
 }
@@ -425,7 +396,7 @@ nsm_status nsm_lq_factor(size_t m, size_t n, const double *A, double rtol, size_
     lq_form(n, r, V, tau, Yt);
     /* S starts as L_uᵀ (r×m): S[j, i] = W[i, j]. */
     nsm_mat_transpose(m, r, n, W, S);
-    if (!lq_plain(r, m, S, V2, tau2)) {
+    if (!lq_plain(r, m, S, V2, tau2, done)) {
         return NSM_ERR_RANK;
     }
     lq_form(m, r, V2, tau2, V2t);
@@ -434,47 +405,23 @@ nsm_status nsm_lq_factor(size_t m, size_t n, const double *A, double rtol, size_
     return NSM_OK;
 }
 
-/* The two products with A⁺ share one shape: t = Uin·x (r rows of length bin), then
-   t ← S⁻ᵀt (upper != 0, back substitution) or t ← S⁻¹t (forward), then out = alpha·Uoutᵀt
-   (length bout); r = 0 gives out = 0. */
-/*@ requires dims: 1 <= m <= NSM_MAX_DIM && r <= m && 1 <= bin <= NSM_MAX_DIM &&
-                   1 <= bout <= NSM_MAX_DIM;
-    requires valid_f: r == 0 || (\valid_read(Uin + (0 .. r*bin - 1)) &&
-                                 \valid_read(S + (0 .. r*m - 1)) &&
-                                 \valid_read(Uout + (0 .. r*bout - 1)));
-    requires valid_x: \valid_read(x + (0 .. bin - 1));
-    requires valid_t: \valid(t + (0 .. m - 1));
-    requires valid_out: \valid(out + (0 .. bout - 1));
-    assigns t[0 .. m - 1], out[0 .. bout - 1];
-    ensures status: \result == NSM_OK || \result == NSM_ERR_RANK;
- */
-static nsm_status lq_pinv_apply(size_t m, size_t r, int upper, double alpha, const double *Uin,
-                                size_t bin, const double *S, const double *Uout, size_t bout,
-                                const double *x, double *t, double *out)
+/* t = Uin·x (r rows of length bin: Uin = V2t for trans == 0, Yt otherwise), then t ← S⁻ᵀt
+   (back substitution, trans == 0) or t ← S⁻¹t (forward), then out = alpha·Uoutᵀt (Uout the
+   other factor, length bout); r = 0 gives out = 0. */
+nsm_status nsm_lq_pinv_vec(int trans, size_t m, size_t n, size_t r, double alpha,
+                           const double *Yt, const double *S, const double *V2t, const double *x,
+                           double *t, double *out)
 {
+    size_t bin = (trans != 0) ? n : m;
+    size_t bout = (trans != 0) ? m : n;
+    const double *Uin = (trans != 0) ? Yt : V2t;
+    const double *Uout = (trans != 0) ? V2t : Yt;
     if (r > 0u) {
         nsm_mat_vec(0, r, bin, 1.0, Uin, x, t);
-        int ok = upper ? lq_solve_upper(r, m, S, t) : lq_solve_lower(r, m, S, t);
-        if (!ok) {
+        if (!lq_solve(trans == 0, r, m, S, t)) {
             return NSM_ERR_RANK;
         }
     }
     nsm_mat_vec(1, r, bout, alpha, Uout, t, out);
     return NSM_OK;
-}
-
-/* t = V2t z, t ← S⁻ᵀ t, out = alpha · Ytᵀ t. */
-nsm_status nsm_lq_pinv_mv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
-                          const double *S, const double *V2t, const double *z, double *t,
-                          double *out)
-{
-    return lq_pinv_apply(m, r, 1, alpha, V2t, m, S, Yt, n, z, t, out);
-}
-
-/* t = Yt q, t ← S⁻¹ t, out = alpha · V2tᵀ t. */
-nsm_status nsm_lq_pinv_mtv(size_t m, size_t n, size_t r, double alpha, const double *Yt,
-                           const double *S, const double *V2t, const double *q, double *t,
-                           double *out)
-{
-    return lq_pinv_apply(m, r, 0, alpha, Yt, n, S, V2t, m, q, t, out);
 }

@@ -180,11 +180,11 @@ static nsm_status dyn_rates(size_t n, size_t m, size_t r, double ainv, const dou
     double *zb = Z + m;
     double *t = Z + 2u * m;
     nsm_mat_vec(0, m, n, 1.0, Adot, qd, za);
-    nsm_status st = nsm_lq_pinv_mv(m, n, r, -ainv, Yt, S, V2t, za, t, lq);
+    nsm_status st = nsm_lq_pinv_vec(0, m, n, r, -ainv, Yt, S, V2t, za, t, lq);
     if (st != NSM_OK) {
         return st;
     }
-    st = nsm_lq_pinv_mtv(m, n, r, ainv, Yt, S, V2t, qd, t, zb);
+    st = nsm_lq_pinv_vec(1, m, n, r, ainv, Yt, S, V2t, qd, t, zb);
     if (st != NSM_OK) {
         return st;
     }
