@@ -286,33 +286,6 @@ static int finite1(double x)
     return nsm_all_finite(1u, &x);
 }
 
-/*
- * 1 if w[0 .. len-1] overlaps b[0 .. nb-1]. Workspaces may exceed the NSM_MAX_DIM² doubles
- * that nsm_overlap accepts at once (up to about 2·NSM_MAX_DIM²), so they are checked in chunks.
- */
-/*@ requires len: len <= 4 * NSM_MAX_DIM * NSM_MAX_DIM;
-    requires nb: nb <= NSM_MAX_DIM * NSM_MAX_DIM;
-    requires valid_w: \valid_read(w + (0 .. len - 1));
-    requires valid_b: nb == 0 || \valid_read(b + (0 .. nb - 1));
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int overlap_work(const double *w, size_t len, const double *b, size_t nb)
-{
-    const size_t chunk = (size_t)NSM_MAX_DIM * NSM_MAX_DIM;
-    /*@ loop invariant 0 <= off <= len + chunk;
-        loop assigns off;
-        loop variant len - off;
-     */
-    for (size_t off = 0; off < len; off += chunk) {
-        size_t c = (len - off < chunk) ? len - off : chunk;
-        if (nsm_overlap(w + off, c, b, nb)) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 size_t nsm_svd_work(size_t m, size_t n)
 {
     if (m > NSM_MAX_DIM || n > NSM_MAX_DIM) {
@@ -349,31 +322,33 @@ static void long_side(size_t p, size_t q, const double *H, const double *sw, dou
     }
 }
 
-/* 1 if any two of A, s, U, V, work (first nsm_svd_work(m, n) doubles) overlap. */
-/*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM;
-    requires valid_A: \valid_read(A + (0 .. m*n - 1));
-    requires valid_s: \valid_read(s + (0 .. nsm_lmin(m, n) - 1));
-    requires valid_U: U == \null || \valid_read(U + (0 .. m*nsm_lmin(m, n) - 1));
-    requires valid_V: V == \null || \valid_read(V + (0 .. n*nsm_lmin(m, n) - 1));
-    requires valid_work: \valid_read(work + (0 .. nsm_svd_lwork(m, n) - 1));
+/* The common end of the checkers of nsm_svd, nsm_range_null and nsm_pinv, in their order:
+   NSM_ERR_WORKSPACE if lwork < need, NSM_ERR_ALIAS if one of the nw spans w (what the
+   function writes, workspace included) shares a byte with another or with A (m·n entries),
+   NSM_ERR_NOT_FINITE if A is not finite, else NSM_OK. */
+/*@ requires dims: mn <= NSM_MAX_DIM * NSM_MAX_DIM;
+    requires counts: 1 <= nw <= NSM_MAX_SPANS;
+    requires valid_w: \valid_read(w + (0 .. nw - 1));
+    requires valid_A: mn == 0 || \valid_read(A + (0 .. mn - 1));
     assigns \nothing;
-    ensures \result == 0 || \result == 1;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_WORKSPACE ||
+                    \result == NSM_ERR_ALIAS || \result == NSM_ERR_NOT_FINITE;
+    ensures workspace: \result == NSM_ERR_WORKSPACE <==> lwork < need;
  */
-static int svd_alias(size_t m, size_t n, const double *A, const double *s, const double *U,
-                     const double *V, const double *work)
+static nsm_status svd_args_tail(size_t lwork, size_t need, size_t nw, const nsm_span *w,
+                                size_t mn, const double *A)
 {
-    size_t p = m <= n ? m : n;
-    size_t need = p * (m + n + 1u);
-    size_t lu = (U == NULL) ? 0u : m * p;
-    size_t lv = (V == NULL) ? 0u : n * p;
-    if (nsm_overlap(s, p, A, m * n) || nsm_overlap(U, lu, A, m * n) ||
-        nsm_overlap(V, lv, A, m * n) || nsm_overlap(s, p, U, lu) ||
-        nsm_overlap(s, p, V, lv) || nsm_overlap(U, lu, V, lv) ||
-        overlap_work(work, need, A, m * n) || overlap_work(work, need, s, p) ||
-        overlap_work(work, need, U, lu) || overlap_work(work, need, V, lv)) {
-        return 1;
+    if (lwork < need) {
+        return NSM_ERR_WORKSPACE;
     }
-    return 0;
+    const nsm_span in[1] = {{(uintptr_t)A, mn * sizeof(double)}};
+    if (nsm_spans_overlap(nw, w, 1u, in)) {
+        return NSM_ERR_ALIAS;
+    }
+    if (!nsm_all_finite(mn, A)) {
+        return NSM_ERR_NOT_FINITE;
+    }
+    return NSM_OK;
 }
 
 /* Validation of the arguments of nsm_svd, in its order; NSM_OK also for p = 0. */
@@ -419,16 +394,12 @@ static nsm_status svd_check(size_t m, size_t n, const double *A, const double *s
     if (p == 0u) {
         return NSM_OK;
     }
-    if (lwork < need) {
-        return NSM_ERR_WORKSPACE;
-    }
-    if (svd_alias(m, n, A, s, U, V, work)) {
-        return NSM_ERR_ALIAS;
-    }
-    if (!nsm_all_finite(m * n, A)) {
-        return NSM_ERR_NOT_FINITE;
-    }
-    return NSM_OK;
+    size_t b = sizeof(double);
+    size_t lu = (U == NULL) ? 0u : m * p;
+    size_t lv = (V == NULL) ? 0u : n * p;
+    const nsm_span out[4] = {{(uintptr_t)s, p * b}, {(uintptr_t)U, lu * b},
+                             {(uintptr_t)V, lv * b}, {(uintptr_t)work, need * b}};
+    return svd_args_tail(lwork, need, 4u, out, m * n, A);
 }
 
 /* nsm_svd on validated arguments (m, n >= 1, work of nsm_svd_work(m, n) doubles). */
@@ -666,37 +637,15 @@ static void basis_wide(size_t m, size_t n, size_t r, double *H, const double *sw
     }
 }
 
-/* 1 if any two of A, sv, basis and work (first nsm_range_null_work(m, n) doubles) overlap, or
-   the bytes of *rank overlap one of them. */
-/*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
-    requires valid_A: m*n == 0 || \valid_read(A + (0 .. m*n - 1));
-    requires valid_sv: sv == \null || \valid_read(sv + (0 .. nsm_lmin(m, n) - 1));
-    requires valid_basis: n == 0 || \valid_read(basis + (0 .. n*n - 1));
-    requires valid_work: nsm_range_null_lwork(m, n) == 0 ||
-                         \valid_read(work + (0 .. nsm_range_null_lwork(m, n) - 1));
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
+/*@ // The outcome of the checkers of nsm_range_null and nsm_pinv once their NULL checks have
+    // passed: NSM_ERR_ARG for rtol outside [0, 1), NSM_ERR_WORKSPACE exactly when rtol is in
+    // range and lwork < need, else NSM_OK, NSM_ERR_ALIAS or NSM_ERR_NOT_FINITE.
+    predicate svd_rtol_checked(nsm_status res, double rtol, size_t lwork, integer need) =
+        (res == NSM_OK || res == NSM_ERR_ARG || res == NSM_ERR_WORKSPACE ||
+         res == NSM_ERR_ALIAS || res == NSM_ERR_NOT_FINITE) &&
+        (!(0 <= rtol < 1) ==> res == NSM_ERR_ARG) &&
+        (res == NSM_ERR_WORKSPACE <==> (0 <= rtol < 1 && lwork < need));
  */
-static int range_null_alias(size_t m, size_t n, const double *A, const size_t *rank,
-                            const double *sv, const double *basis, const double *work)
-{
-    size_t p = m <= n ? m : n;
-    size_t need = (p == 0u) ? 0u : p * (m + n + 2u) + n;
-    size_t lsv = (sv == NULL) ? 0u : p;
-    size_t b = sizeof(double);
-    const nsm_span out[1] = {{(uintptr_t)rank, sizeof *rank}};
-    const nsm_span in[4] = {{(uintptr_t)A, m * n * b}, {(uintptr_t)sv, lsv * b},
-                            {(uintptr_t)basis, n * n * b}, {(uintptr_t)work, need * b}};
-    if (nsm_spans_overlap(1u, out, 4u, in)) {
-        return 1;
-    }
-    if (nsm_overlap(basis, n * n, A, m * n) || nsm_overlap(sv, lsv, A, m * n) ||
-        nsm_overlap(sv, lsv, basis, n * n) || overlap_work(work, need, A, m * n) ||
-        overlap_work(work, need, basis, n * n) || overlap_work(work, need, sv, lsv)) {
-        return 1;
-    }
-    return 0;
-}
 
 /* Validation of the arguments of nsm_range_null, in its order; NSM_OK also for p = 0. */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
@@ -719,12 +668,7 @@ static int range_null_alias(size_t m, size_t n, const double *A, const size_t *r
       assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
       assumes !(rank == \null || (m*n > 0 && A == \null) || (n > 0 && basis == \null) ||
                 (nsm_range_null_lwork(m, n) > 0 && work == \null));
-      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
-                      \result == NSM_ERR_NOT_FINITE;
-      ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
-      ensures workspace: \result == NSM_ERR_WORKSPACE <==>
-                         (0 <= rtol < 1 && lwork < nsm_range_null_lwork(m, n));
+      ensures checked: svd_rtol_checked(\result, rtol, lwork, nsm_range_null_lwork(m, n));
     complete behaviors;
     disjoint behaviors;
  */
@@ -744,16 +688,11 @@ static nsm_status range_null_check(size_t m, size_t n, const double *A, double r
     if (!(rtol >= 0.0 && rtol < 1.0)) {
         return NSM_ERR_ARG;
     }
-    if (lwork < need) {
-        return NSM_ERR_WORKSPACE;
-    }
-    if (range_null_alias(m, n, A, rank, sv, basis, work)) {
-        return NSM_ERR_ALIAS;
-    }
-    if (!nsm_all_finite(m * n, A)) {
-        return NSM_ERR_NOT_FINITE;
-    }
-    return NSM_OK;
+    size_t b = sizeof(double);
+    size_t lsv = (sv == NULL) ? 0u : p;
+    const nsm_span out[4] = {{(uintptr_t)rank, sizeof *rank}, {(uintptr_t)sv, lsv * b},
+                             {(uintptr_t)basis, n * n * b}, {(uintptr_t)work, need * b}};
+    return svd_args_tail(lwork, need, 4u, out, m * n, A);
 }
 
 /* nsm_range_null on validated arguments (m, n >= 1, work of nsm_range_null_work(m, n)). */
@@ -833,35 +772,6 @@ size_t nsm_pinv_work(size_t m, size_t n)
     return nsm_svd_work(m, n);
 }
 
-/* 1 if any two of A, X and work (first nsm_pinv_work(m, n) doubles) overlap, or the bytes of
-   *rank overlap one of them. */
-/*@ requires dims: m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
-    requires valid_A: m*n == 0 || \valid_read(A + (0 .. m*n - 1));
-    requires valid_X: m*n == 0 || \valid_read(X + (0 .. n*m - 1));
-    requires valid_work: nsm_svd_lwork(m, n) == 0 ||
-                         \valid_read(work + (0 .. nsm_svd_lwork(m, n) - 1));
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int pinv_alias(size_t m, size_t n, const double *A, const size_t *rank, const double *X,
-                      const double *work)
-{
-    size_t p = m <= n ? m : n;
-    size_t need = p * (m + n + 1u);
-    size_t b = sizeof(double);
-    const nsm_span out[1] = {{(uintptr_t)rank, sizeof *rank}};
-    const nsm_span in[3] = {{(uintptr_t)A, m * n * b}, {(uintptr_t)X, m * n * b},
-                            {(uintptr_t)work, need * b}};
-    if (nsm_spans_overlap(1u, out, 3u, in)) {
-        return 1;
-    }
-    if (nsm_overlap(X, m * n, A, m * n) || overlap_work(work, need, A, m * n) ||
-        overlap_work(work, need, X, m * n)) {
-        return 1;
-    }
-    return 0;
-}
-
 /* Validation of the arguments of nsm_pinv, in its order; NSM_OK also for p = 0. */
 /*@ requires valid_A: A == \null || \valid_read(A + (0 .. m*n - 1));
     requires valid_X: X == \null || \valid_read(X + (0 .. n*m - 1));
@@ -880,12 +790,7 @@ static int pinv_alias(size_t m, size_t n, const double *A, const size_t *rank, c
     behavior valid_args:
       assumes m <= NSM_MAX_DIM && n <= NSM_MAX_DIM;
       assumes !(rank == \null || (nsm_lmin(m, n) > 0 && (A == \null || X == \null || work == \null)));
-      ensures status: \result == NSM_OK || \result == NSM_ERR_ARG ||
-                      \result == NSM_ERR_WORKSPACE || \result == NSM_ERR_ALIAS ||
-                      \result == NSM_ERR_NOT_FINITE;
-      ensures bad_rtol: !(0 <= rtol < 1) ==> \result == NSM_ERR_ARG;
-      ensures workspace: \result == NSM_ERR_WORKSPACE <==>
-                         (0 <= rtol < 1 && lwork < nsm_svd_lwork(m, n));
+      ensures checked: svd_rtol_checked(\result, rtol, lwork, nsm_svd_lwork(m, n));
     complete behaviors;
     disjoint behaviors;
  */
@@ -904,16 +809,10 @@ static nsm_status pinv_check(size_t m, size_t n, const double *A, double rtol,
     if (!(rtol >= 0.0 && rtol < 1.0)) {
         return NSM_ERR_ARG;
     }
-    if (lwork < need) {
-        return NSM_ERR_WORKSPACE;
-    }
-    if (pinv_alias(m, n, A, rank, X, work)) {
-        return NSM_ERR_ALIAS;
-    }
-    if (!nsm_all_finite(m * n, A)) {
-        return NSM_ERR_NOT_FINITE;
-    }
-    return NSM_OK;
+    size_t b = sizeof(double);
+    const nsm_span out[3] = {{(uintptr_t)rank, sizeof *rank}, {(uintptr_t)X, m * n * b},
+                             {(uintptr_t)work, need * b}};
+    return svd_args_tail(lwork, need, 3u, out, m * n, A);
 }
 
 /* Row j < r of H (p×q) divided by sw[j] and then by sw[j]·big. */
