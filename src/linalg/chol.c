@@ -3,25 +3,33 @@
 #include "internal.h"
 #include "../nsm_math.h"
 
-/* 1 if the lower triangle (diagonal included) of the n×n matrix A is finite, else 0. */
+/* One pass over the lower triangle (diagonal included) of the n×n matrix L, row by row:
+   NSM_ERR_NOT_FINITE if an entry is not finite, else NSM_ERR_NOT_SPD if a diagonal entry is
+   not positive, else NSM_OK. */
 /*@ requires dim: n <= NSM_MAX_DIM;
-    requires valid_A: \valid_read(A + (0 .. n*n - 1));
+    requires valid_L: \valid_read(L + (0 .. n*n - 1));
     assigns \nothing;
-    ensures \result == 0 || \result == 1;
+    ensures status: \result == NSM_OK || \result == NSM_ERR_NOT_FINITE ||
+                    \result == NSM_ERR_NOT_SPD;
  */
-static int lower_finite(size_t n, const double *A)
+static nsm_status lower_scan(size_t n, const double *L)
 {
+    int pos = 1;
     /*@ loop invariant 0 <= i <= n;
-        loop assigns i;
+        loop invariant pos == 0 || pos == 1;
+        loop assigns i, pos;
         loop variant n - i;
      */
     for (size_t i = 0; i < n; i++) {
         /*@ assert row: i*n + n <= n*n; */
-        if (!nsm_all_finite(i + 1u, A + i * n)) {
-            return 0;
+        if (!nsm_all_finite(i + 1u, L + i * n)) {
+            return NSM_ERR_NOT_FINITE;
+        }
+        if (!(L[i * n + i] > 0.0)) {
+            pos = 0;
         }
     }
-    return 1;
+    return pos ? NSM_OK : NSM_ERR_NOT_SPD;
 }
 
 /* Column j of the factor: pivot, then the entries below it (times 1/L_jj: one division per
@@ -100,7 +108,8 @@ nsm_status nsm_chol_factor(size_t n, double *A)
     if (A == NULL) {
         return NSM_ERR_NULL;
     }
-    if (!lower_finite(n, A)) {
+    /* A diagonal entry that is not positive is left to the factorisation's pivots. */
+    if (lower_scan(n, A) == NSM_ERR_NOT_FINITE) {
         return NSM_ERR_NOT_FINITE;
     }
     if (!nsm_chol_factor_lower(n, A)) {
@@ -123,96 +132,39 @@ nsm_status nsm_chol_factor(size_t n, double *A)
     return NSM_OK;
 }
 
-/* 1 if every diagonal entry of the n×n matrix L is positive, else 0. */
-/*@ requires dim: n <= NSM_MAX_DIM;
-    requires valid_L: \valid_read(L + (0 .. n*n - 1));
-    assigns \nothing;
-    ensures \result == 0 || \result == 1;
- */
-static int diag_positive(size_t n, const double *L)
-{
-    /*@ loop invariant 0 <= i <= n;
-        loop assigns i;
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        /*@ assert d: i*n + i < n*n; */
-        if (!(L[i * n + i] > 0.0)) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* Forward substitution L·Y = B for the rows of B (n×nrhs), in place. */
+/* Substitution on the rows of B (n×nrhs), in place: L·Y = B (back == 0: rows i = 0, …, n−1,
+   each less the rows k < i times L_ik) or Lᵀ·X = Y (back != 0: rows i = n−1, …, 0, each less
+   the rows k > i times L_ki, the columns of Lᵀ being the rows of L); then row i divided by
+   L_ii. The rows k are taken in increasing order (nsm_vec_axpy with weight −L). */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= nrhs <= NSM_MAX_DIM;
     requires valid_L: \valid_read(L + (0 .. n*n - 1));
     requires valid_B: \valid(B + (0 .. n*nrhs - 1));
     assigns B[0 .. n*nrhs - 1];
  */
-static void forward_subst(size_t n, size_t nrhs, const double *L, double *B)
-{
-    /*@ loop invariant 0 <= i <= n;
-        loop assigns i, B[0 .. n*nrhs - 1];
-        loop variant n - i;
-     */
-    for (size_t i = 0; i < n; i++) {
-        /*@ assert rowL: i*n + n <= n*n; */
-        /*@ assert rowB: i*nrhs + nrhs <= n*nrhs; */
-        double lii = L[i * n + i];
-        /*@ loop invariant 0 <= r <= nrhs;
-            loop assigns r, B[0 .. n*nrhs - 1];
-            loop variant nrhs - r;
-         */
-        for (size_t r = 0; r < nrhs; r++) {
-            double s = B[i * nrhs + r];
-            /*@ loop invariant 0 <= k <= i;
-                loop assigns k, s;
-                loop variant i - k;
-             */
-            for (size_t k = 0; k < i; k++) {
-                /*@ assert kr: k*nrhs + r < n*nrhs; */
-                s -= L[i * n + k] * B[k * nrhs + r];
-            }
-            B[i * nrhs + r] = s / lii;
-        }
-    }
-}
-
-/* Back substitution Lᵀ·X = Y for the rows of B (n×nrhs), in place. */
-/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= nrhs <= NSM_MAX_DIM;
-    requires valid_L: \valid_read(L + (0 .. n*n - 1));
-    requires valid_B: \valid(B + (0 .. n*nrhs - 1));
-    assigns B[0 .. n*nrhs - 1];
- */
-static void back_subst(size_t n, size_t nrhs, const double *L, double *B)
+static void chol_subst(int back, size_t n, size_t nrhs, const double *L, double *B)
 {
     /*@ loop invariant 0 <= t <= n;
         loop assigns t, B[0 .. n*nrhs - 1];
         loop variant n - t;
      */
     for (size_t t = 0; t < n; t++) {
-        size_t i = n - 1u - t;
+        size_t i = back ? n - 1u - t : t;
+        size_t k0 = back ? i + 1u : 0u;
+        size_t k1 = back ? n : i;
         /*@ assert rowB: i*nrhs + nrhs <= n*nrhs; */
-        /*@ assert dL: i*n + i < n*n; */
-        double lii = L[i * n + i];
-        /*@ loop invariant 0 <= r <= nrhs;
-            loop assigns r, B[0 .. n*nrhs - 1];
-            loop variant nrhs - r;
+        double *Bi = B + i * nrhs;
+        /*@ loop invariant k0 <= k <= k1;
+            loop assigns k, B[0 .. n*nrhs - 1];
+            loop variant k1 - k;
          */
-        for (size_t r = 0; r < nrhs; r++) {
-            double s = B[i * nrhs + r];
-            /*@ loop invariant i + 1 <= k <= n;
-                loop assigns k, s;
-                loop variant n - k;
-             */
-            for (size_t k = i + 1u; k < n; k++) {
-                /*@ assert kL: k*n + i < n*n; */
-                /*@ assert kr: k*nrhs + r < n*nrhs; */
-                s -= L[k * n + i] * B[k * nrhs + r];
-            }
-            B[i * nrhs + r] = s / lii;
+        for (size_t k = k0; k < k1; k++) {
+            /*@ assert kL: i*n + k < n*n && k*n + i < n*n; */
+            /*@ assert kB: k*nrhs + nrhs <= n*nrhs; */
+            double l = back ? L[k * n + i] : L[i * n + k];
+            nsm_vec_axpy(nrhs, -l, B + k * nrhs, Bi);
         }
+        /*@ assert dL: i*n + i < n*n; */
+        nsm_vec_div(nrhs, Bi, L[i * n + i], Bi);
     }
 }
 
@@ -231,14 +183,15 @@ nsm_status nsm_chol_solve(size_t n, size_t nrhs, const double *L, double *B)
     if (nsm_overlap(Bc, n * nrhs, L, n * n)) {
         return NSM_ERR_ALIAS;
     }
-    if (!lower_finite(n, L) || !nsm_all_finite(n * nrhs, B)) {
+    nsm_status st = lower_scan(n, L);
+    if (st == NSM_ERR_NOT_FINITE || !nsm_all_finite(n * nrhs, B)) {
         return NSM_ERR_NOT_FINITE;
     }
-    if (!diag_positive(n, L)) {
-        return NSM_ERR_NOT_SPD;
+    if (st != NSM_OK) {
+        return st;
     }
-    forward_subst(n, nrhs, L, B);
-    back_subst(n, nrhs, L, B);
+    chol_subst(0, n, nrhs, L, B);
+    chol_subst(1, n, nrhs, L, B);
     return NSM_OK;
 }
 
