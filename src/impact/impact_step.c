@@ -210,21 +210,6 @@ static void own_rates(size_t m, size_t d, const double *W, const double *mu, dou
     matvec_cols(K, K, W, v->lh, v->rate);
 }
 
-/*@ // what the rates and the segments of the loop read and update: a ready policy with its
-    // running state ps (random state in range, a schedule's counters), W and mu, the vectors
-    // v (vecs_ok), and ps apart from every vector
-    predicate step_in(integer m, nsm_impact_policy *pol, policy_state *ps, double *W,
-                      double *mu, impact_vecs *v) =
-      pol_ready(m, pol) && \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD &&
-      ps->left >= 0 && ps->unit > 0 &&
-      \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1)) &&
-      \valid_read(v) && vecs_ok(v, m) &&
-      \separated(ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1)) &&
-      \separated(ps, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
-                 v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
-                 v->um + (0 .. 3 * m - 1), v->ls + (0 .. 3 * m - 1), v->rs + (0 .. 3 * m - 1));
- */
-
 /*
  * One segment's weights and impulse rates: the policy's weights (copied to wp with slide),
  * then with slide the held weights and joint stick rates of contacts at rest (nsm_slide),
@@ -232,7 +217,15 @@ static void own_rates(size_t m, size_t d, const double *W, const double *mu, dou
  * were taken.
  */
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
-    requires step: step_in(m, pol, ps, W, mu, v);
+    requires pol: pol_ready(m, pol);
+    requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires sched: ps->left >= 0 && ps->unit > 0;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    requires \separated(ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
+    requires ps_apart: \separated(ps, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
+                                  v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
+                                  v->um + (0 .. 3 * m - 1));
     requires wp: \valid(wp + (0 .. m - 1)) &&
                  \separated(wp + (0 .. m - 1), ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1),
                             v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1));
@@ -481,7 +474,16 @@ static size_t steps_taken(double len, double h, size_t span)
 /*@ requires 1 <= m && 3 * m <= NSM_MAX_DIM && (d == 1 || d == 2);
     requires 0 <= hmin <= h;
     requires room: 1 <= room;
-    requires step: step_in(m, pol, ps, W, mu, v);
+    requires pol: pol_ready(m, pol);
+    requires \valid(ps) && 1 <= ps->rng < NSM_PRNG_MOD;
+    requires sched: ps->left >= 0 && ps->unit > 0;
+    requires \valid_read(W + (0 .. 9 * m * m - 1)) && \valid_read(mu + (0 .. m - 1));
+    requires vecs: \valid_read(v) && vecs_ok(v, m);
+    requires \separated(ps, v->w + (0 .. m - 1), v->wraw + (0 .. m - 1));
+    requires ps_apart: \separated(ps, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
+                                  v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),
+                                  v->um + (0 .. 3 * m - 1), v->ls + (0 .. 3 * m - 1),
+                                  v->rs + (0 .. 3 * m - 1));
     requires \valid(len) && \separated(len, ps) &&
              \separated(len, v->u + (0 .. 3 * m - 1), v->lam + (0 .. 3 * m - 1),
                         v->lh + (0 .. 3 * m - 1), v->rate + (0 .. 3 * m - 1),

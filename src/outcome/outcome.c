@@ -1067,12 +1067,10 @@ static nsm_status outcome_plane_run(size_t n, size_t m, size_t d, const double *
                          kind, work, lw, &stop);
 }
 
-/* What the hull test reads: a problem's sizes with its contact axes Jn and Jt and its
-   projection planes (hull_axes), and the rows of the set made so far (hull_rows). */
+/* What the hull test reads: a problem's contact axes Jn and Jt and its projection planes
+   (hull_axes), and the rows of the set made so far (hull_rows). */
 /*@ predicate hull_axes(integer n, integer m, integer d, double *Jn, double *Jt,
                         integer nplanes, double *planes) =
-      1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
-      nplanes <= NSM_OUTCOME_MAX_PLANES &&
       \valid_read(Jn + (0 .. m*n - 1)) && \valid_read(Jt + (0 .. m*d*n - 1)) &&
       (nplanes == 0 || \valid_read(planes + (0 .. 2 * nplanes * n - 1)));
     predicate hull_rows(integer n, integer cap, double *v_plus, nsm_status *status) =
@@ -1082,7 +1080,9 @@ static nsm_status outcome_plane_run(size_t n, size_t m, size_t d, const double *
 /* Probe direction k of the hull test, applied to the velocity v: the coordinate v[k]
    (k < n), the contact axis (row k - n of Jn, then of Jt), then the fan directions of the
    projection planes (a·p + b·q, plane_coef). */
-/*@ requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+    requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
     requires dir: k < n + (d + 1) * m + NSM_OUTCOME_PLANE_DIRS * nplanes;
     requires valid_v: \valid_read(v + (0 .. n - 1));
     assigns \nothing;
@@ -1115,7 +1115,9 @@ static double probe(size_t n, size_t m, size_t d, const double *Jn, const double
 /* 1 if an accepted row of [mid, hi) of v_plus lies beyond the accepted rows [0, mid) along
    probe direction k by more than tol times their width along it (or [0, mid) has no
    accepted row). */
-/*@ requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+    requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
     requires dir: k < n + (d + 1) * m + NSM_OUTCOME_PLANE_DIRS * nplanes;
     requires rows: mid <= hi <= cap <= 1000000;
     requires valid_rows: hull_rows(n, cap, v_plus, status);
@@ -1166,7 +1168,9 @@ static int probe_extends(size_t n, size_t m, size_t d, const double *Jn, const d
 
 /* 1 if the round of rows [mid, hi) reaches beyond rows [0, mid) along some probe direction
    (probe_extends): n coordinates, (d + 1)m contact axes, NSM_OUTCOME_PLANE_DIRS per plane. */
-/*@ requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+                   nplanes <= NSM_OUTCOME_MAX_PLANES;
+    requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
     requires rows: mid <= hi <= cap <= 1000000;
     requires valid_rows: hull_rows(n, cap, v_plus, status);
     assigns \nothing;
@@ -1197,8 +1201,9 @@ static int round_extends(size_t n, size_t m, size_t d, const double *Jn, const d
    [h0, h0 + ceil(ns / 8)), b0 = 2N + 1 + F, h0 = b0 + 2ns + 2m) when tol > 0, the family
    has made j = NSM_OUTCOME_ROUND·2^i runs, not all, and its last round (the last
    max(j / 2, NSM_OUTCOME_ROUND) rows) reaches no further than tol (round_extends). */
-/*@ requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
-    requires dims: 1 <= ns <= 1000000;
+/*@ requires dims: 1 <= n <= NSM_MAX_DIM && 1 <= m <= NSM_OUTCOME_MAX_M && (d == 1 || d == 2) &&
+                   nplanes <= NSM_OUTCOME_MAX_PLANES && 1 <= ns <= 1000000;
+    requires axes: hull_axes(n, m, d, Jn, Jt, nplanes, planes);
     requires runs: r < total && row <= r + 1 && row <= cap <= 1000000;
     requires count: total == nsm_outcome_nbase(m, ns) + NSM_OUTCOME_PLANE_DIRS * nplanes;
     requires valid_rows: hull_rows(n, cap, v_plus, status);

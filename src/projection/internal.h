@@ -189,7 +189,7 @@ typedef struct nsm_proj_vecs {
     double *lq, *lt, *v1, *v2, *g0, *v5, *dinv, *acc, *fc;
 } nsm_proj_vecs;
 
-/** The slots of V (9n doubles), V + k·n for the k-th (dynamics.c). */
+/** The slots of V (9n doubles), V + k·n for the k-th (accel.c). */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM;
     requires valid_V: \valid(V + (0 .. 9*n - 1));
     assigns \nothing;
@@ -199,7 +199,7 @@ typedef struct nsm_proj_vecs {
  */
 nsm_proj_vecs nsm_proj_i_vecs(size_t n, double *V);
 
-/** The right-hand sides of both routes of nsm_proj_dynamics (dynamics.c): in the slots of V
+/** The right-hand sides of both routes of nsm_proj_dynamics (accel.c): in the slots of V
     (nsm_proj_vecs, lq = Λq̇ on entry), g0 = f + f_g − Cq̇ and v2 = g0 − M lq; v1 is scratch. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM;
     requires valid_n: \valid_read(M + (0 .. n*n - 1)) && \valid_read(C + (0 .. n*n - 1));
@@ -211,7 +211,7 @@ nsm_proj_vecs nsm_proj_i_vecs(size_t n, double *V);
 void nsm_proj_i_accel_rhs(size_t n, const double *M, const double *C, const double *f,
                           const double *fg, const double *qd, double *V);
 
-/** The last step of q̈ in both routes (dynamics.c): acc = z + lq in the slots of V
+/** The last step of q̈ in both routes (accel.c): acc = z + lq in the slots of V
     (nsm_proj_vecs), z being the v1 or the v2 slot. NSM_ERR_NOT_FINITE if acc overflows. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM;
     requires valid_V: \valid(V + (0 .. 9*n - 1));
@@ -221,7 +221,7 @@ void nsm_proj_i_accel_rhs(size_t n, const double *M, const double *C, const doub
  */
 nsm_status nsm_proj_i_accel_out(size_t n, const double *z, double *V);
 
-/** The right-hand side of f_c in both routes (dynamics.c, (P13)): v2 = g = g0 − M(lq − lt) in
+/** The right-hand side of f_c in both routes (accel.c, (P13)): v2 = g = g0 − M(lq − lt) in
     the slots of V (nsm_proj_vecs, g0 from nsm_proj_i_accel_rhs); v1 and v5 are scratch. */
 /*@ requires dims: 1 <= n <= NSM_MAX_DIM;
     requires valid_M: \valid_read(M + (0 .. n*n - 1));
@@ -230,7 +230,7 @@ nsm_status nsm_proj_i_accel_out(size_t n, const double *z, double *V);
  */
 void nsm_proj_i_fc_rhs(size_t n, const double *M, double *V);
 
-/** Vector part of nsm_proj_dynamics (see dynamics.c): with V = [lq, lt, ...] (9n) holding
+/** Vector part of nsm_proj_dynamics through M̄ (accel.c): with V = [lq, lt, ...] (9n) holding
     lq = Λq̇ and lt = Λᵀq̇ on entry, V + 7n receives q̈ and V + 8n f_c (when want_fc); P is
     applied through the basis Yt (r×n) and M̄⁻¹ through its Cholesky factor L; t (r) is
     scratch. NSM_ERR_NOT_FINITE if a result overflows. */
