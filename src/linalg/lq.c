@@ -144,9 +144,9 @@ static size_t lq_pivot(size_t m, size_t n, size_t k, const double *W, const doub
         \valid(tau + (0 .. rows - 1)) && \valid(done + (0 .. rows - 1));
  */
 
-/* Step k of the pivoted factorisation on row p: reflector k into V (row k, entries k..n-1),
-   row p of W becomes (.., β_k, 0, ..., 0) and is marked done, the other rows not done are
-   reflected. Returns 0 if the row's tail is zero (nothing is changed then). */
+/* Step k on row p (pivoted factorisation; p = k in the unpivoted one): reflector k into V
+   (row k, entries k..n-1), row p of W becomes (.., β_k, 0, ..., 0) and is marked done, the
+   other rows not done are reflected. Returns 0 if the row's tail is zero (nothing changed). */
 /*@ requires dims: 1 <= m <= NSM_MAX_DIM && 1 <= n <= NSM_MAX_DIM && k < n && k < m && p < m;
     requires valid: lq_arrays(W, V, tau, done, m, n);
     assigns W[0 .. m*n - 1], V[0 .. m*n - 1], tau[0 .. m - 1], done[0 .. m - 1];

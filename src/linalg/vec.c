@@ -1,8 +1,8 @@
 /*
- * Vector kernels of the linalg module (contracts in src/linalg/internal.h), used by lq.c,
- * svd.c, chol.c, src/setvalued, src/projection and src/check: dot, sum of squares, axpy (BLAS
- * order: y += alpha·x), zero fill, copy, scale, division, largest magnitude, the scaled 2-norm,
- * and on row-major matrices the identity fill, the transpose and y = alpha·U·x or alpha·Uᵀ·x.
+ * Vector kernels of linalg (contracts in src/linalg/internal.h), used by lq.c, svd.c, chol.c
+ * and the setvalued, projection, impact, outcome and check rooms: dot, sum of squares, axpy
+ * (y += alpha·x), zero fill, copy, scale, division, largest magnitude, the scaled 2-norm, and
+ * on row-major matrices the identity fill, the transpose and y = alpha·U·x or alpha·Uᵀ·x.
  * Dot, sum of squares and axpy are written two or four entries per iteration so that GCC at
  * -O2 (whose cost model vectorises no loop that needs a scalar epilogue) and clang pack them
  * into SIMD operations. The partial sums of nsm_vec_dot (and so of nsm_vec_sumsq) are added at
